@@ -1,0 +1,37 @@
+// swift-tools-version:6.0
+// uncenter: a UserNotifications-style notification daemon for Linux.
+import PackageDescription
+
+let package = Package(
+  name: "uncenter",
+  products: [
+    .executable(name: "uncenterd", targets: ["uncenterd"]),
+    .executable(name: "unctl", targets: ["unctl"]),
+  ],
+  targets: [
+    // libuv from Debian's libuv1-dev; UVLoop is the only module that imports it.
+    .systemLibrary(
+      name: "CLibUV",
+      pkgConfig: "libuv",
+      providers: [.apt(["libuv1-dev"])]
+    ),
+    // Pure: the byte-level JSON codec, JSON-RPC 2.0 messages, errors and framers.
+    .target(name: "JSONRPC"),
+    // Pure domain: categories, content, triggers, the Center state machine, clocks.
+    .target(name: "UNModel"),
+    // The libuv event loop: loop, pipe server, stream connections, timers, signals.
+    .target(name: "UVLoop", dependencies: ["CLibUV"]),
+    // Wiring: method table, sessions, callbacks, configuration, the daemon.
+    .target(name: "UNServer", dependencies: ["JSONRPC", "UNModel", "UVLoop"]),
+    .executableTarget(name: "uncenterd", dependencies: ["UNServer"]),
+    .executableTarget(name: "unctl", dependencies: ["JSONRPC"]),
+    // Micro-benchmark: parse + encode of a typical request.
+    .executableTarget(name: "JSONBench", dependencies: ["JSONRPC"]),
+
+    .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC"]),
+    .testTarget(name: "UNModelTests", dependencies: ["UNModel"]),
+    .testTarget(name: "UVLoopTests", dependencies: ["UVLoop"]),
+    .testTarget(name: "UNServerTests", dependencies: ["UNServer", "JSONRPC", "UNModel"]),
+    .testTarget(name: "EndToEndTests", dependencies: ["JSONRPC", "uncenterd", "unctl"]),
+  ]
+)

@@ -1,0 +1,74 @@
+/// A JSON-RPC error code: the standard ones and uncenter's application codes.
+public struct ErrorCode: RawRepresentable, Sendable, Hashable {
+  public var rawValue: Int
+  public init(rawValue: Int) { self.rawValue = rawValue }
+
+  public static let parseError = ErrorCode(rawValue: -32700)
+  public static let invalidRequest = ErrorCode(rawValue: -32600)
+  public static let methodNotFound = ErrorCode(rawValue: -32601)
+  public static let invalidParams = ErrorCode(rawValue: -32602)
+  public static let internalError = ErrorCode(rawValue: -32603)
+
+  // MARK: uncenter application codes (SPEC §4)
+  public static let noApp = ErrorCode(rawValue: -32000)
+  public static let accessDenied = ErrorCode(rawValue: -32001)
+  public static let notFound = ErrorCode(rawValue: -32003)
+  public static let actionUnavailable = ErrorCode(rawValue: -32004)
+  public static let authenticationRequired = ErrorCode(rawValue: -32005)
+  public static let limitExceeded = ErrorCode(rawValue: -32006)
+  public static let clockNotManual = ErrorCode(rawValue: -32007)
+  public static let invalidTrigger = ErrorCode(rawValue: -32008)
+  public static let invalidPayload = ErrorCode(rawValue: -32009)
+}
+
+/// The `error` member of a JSON-RPC response.
+public struct RPCError: Error, Sendable, Hashable {
+  public var code: ErrorCode
+  public var message: String
+  public var data: JSONValue?
+
+  public init(code: ErrorCode, message: String, data: JSONValue? = nil) {
+    self.code = code
+    self.message = message
+    self.data = data
+  }
+
+  public static func parseError(_ detail: String) -> RPCError {
+    RPCError(code: .parseError, message: "Parse error: \(detail)")
+  }
+
+  public static func invalidRequest(_ detail: String) -> RPCError {
+    RPCError(code: .invalidRequest, message: "Invalid Request: \(detail)")
+  }
+
+  public static func methodNotFound(_ method: String) -> RPCError {
+    RPCError(code: .methodNotFound, message: "Method not found: \(method)")
+  }
+
+  /// `-32602` naming the offending field: `field` is a path such as `content.badge`
+  /// (empty for the params object itself).
+  public static func invalidParams(field: String, _ problem: String) -> RPCError {
+    let subject = field.isEmpty ? "params" : field
+    return RPCError(
+      code: .invalidParams, message: "Invalid params: \(subject): \(problem)",
+      data: .object(["field": .string(subject), "problem": .string(problem)]))
+  }
+
+  public static func internalError(_ detail: String) -> RPCError {
+    RPCError(code: .internalError, message: "Internal error: \(detail)")
+  }
+
+  /// An application error with `data.reason` set to the error's name (SPEC §4).
+  public static func application(
+    _ code: ErrorCode, reason: String, _ message: String, extra: [JSONMember] = []
+  ) -> RPCError {
+    RPCError(code: code, message: message, data: .object([JSONMember("reason", .string(reason))] + extra))
+  }
+
+  /// `-32006` for a quota or size limit, naming it and its value.
+  public static func limitExceeded(limit: String, value: Int, _ message: String) -> RPCError {
+    application(
+      .limitExceeded, reason: "limitExceeded", message,
+      extra: [JSONMember("limit", .string(limit)), JSONMember("value", .int(value))])
+  }
+}

@@ -1,0 +1,1 @@
+// The UNModel module.

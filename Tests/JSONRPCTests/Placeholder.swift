@@ -1,0 +1,5 @@
+import XCTest
+
+final class JSONRPCTestsPlaceholder: XCTestCase {
+  func testPlaceholder() {}
+}

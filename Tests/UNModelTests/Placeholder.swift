@@ -1,0 +1,5 @@
+import XCTest
+
+final class UNModelTestsPlaceholder: XCTestCase {
+  func testPlaceholder() {}
+}

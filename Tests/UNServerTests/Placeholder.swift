@@ -1,0 +1,5 @@
+import XCTest
+
+final class UNServerTestsPlaceholder: XCTestCase {
+  func testPlaceholder() {}
+}

@@ -1,0 +1,5 @@
+import XCTest
+
+final class UVLoopTestsPlaceholder: XCTestCase {
+  func testPlaceholder() {}
+}
