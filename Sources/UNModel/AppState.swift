@@ -1,0 +1,29 @@
+/// `UNAuthorizationStatus`.
+public enum AuthorizationStatus: String, Sendable, CaseIterable {
+  case notDetermined, denied, authorized, provisional, ephemeral
+}
+
+/// Everything one app owns (SPEC §5): categories, pending and delivered notifications,
+/// badge, authorization, foreground state and the responses waiting for a connection.
+public struct AppState: Sendable {
+  public let appId: String
+  public var categories: [Category] = []
+  public var pending = PendingSchedule()
+  public var delivered: [String: DeliveredNotification] = [:]
+  public var badge = 0
+  public var authorization: AuthorizationStatus
+  /// The app's own wish to be in the foreground; it is in the foreground only while an
+  /// `app` connection is also bound to it.
+  public var wantsForeground = true
+  /// Responses made while no `app` connection existed, oldest first.
+  public var queuedResponses: [(NotificationResponse, Instant?)] = []
+
+  public init(appId: String, authorization: AuthorizationStatus) {
+    self.appId = appId
+    self.authorization = authorization
+  }
+
+  public func category(_ identifier: String) -> Category? {
+    categories.first { $0.identifier == identifier }
+  }
+}

@@ -1,0 +1,120 @@
+extension Center {
+  /// The earliest pending date of every app: the one timer the server arms.
+  public var nextDeadline: Instant? {
+    var best: Instant?
+    for app in apps.values {
+      if let d = app.pending.first?.nextDate, best == nil || d < best! { best = d }
+    }
+    return best
+  }
+
+  /// The app whose request fires next (earliest date, then app id, then identifier).
+  private func nextDue(upTo limit: Instant) -> (String, PendingRequest)? {
+    var best: (String, PendingRequest)?
+    for (id, app) in apps {
+      guard let first = app.pending.first, first.nextDate <= limit else { continue }
+      if let b = best {
+        if first.nextDate > b.1.nextDate { continue }
+        if first.nextDate == b.1.nextDate, (id, first.identifier) > (b.0, b.1.identifier) { continue }
+      }
+      best = (id, first)
+    }
+    return best
+  }
+
+  /// Fires every request due at or before `limit`, in date order.  With `movingClock`
+  /// (the manual clock) the clock is set to each fire date first, so callbacks and dates
+  /// are those of the moment it fires.  Returns the identifiers, one entry per firing.
+  @discardableResult
+  public func fireDue(upTo limit: Instant, movingClock: Bool = false, late: Bool = false) -> [String] {
+    var fired: [String] = []
+    while let (appId, entry) = nextDue(upTo: limit) {
+      if movingClock { clock.set(entry.nextDate) }
+      withApp(appId) { app in
+        if case .timeInterval(let t)? = entry.request.trigger, t.repeats {
+          var next = entry
+          next.nextDate = t.nextDate(anchor: entry.anchor, after: late ? limit : entry.nextDate)
+          app.pending.upsert(next)
+        } else {
+          app.pending.remove(entry.identifier)
+        }
+      }
+      deliver(app: appId, entry.request, date: entry.nextDate, late: late)
+      fired.append(entry.identifier)
+    }
+    return fired
+  }
+
+  /// `advanceClock`: moves the manual clock forward, firing what falls due on the way.
+  public func advanceClock(seconds: Double) throws(UNError) -> (now: Instant, fired: [String]) {
+    guard clock.isManual else { throw .clockNotManual }
+    guard seconds.isFinite, seconds >= 0, seconds <= TimeIntervalTrigger.maxSeconds else {
+      throw .invalidParams(field: "seconds", problem: "must be a number in 0...\(Int(TimeIntervalTrigger.maxSeconds))")
+    }
+    let target = clock.now.adding(milliseconds: Int64((seconds * 1000).rounded()))
+    let fired = fireDue(upTo: target, movingClock: true)
+    clock.set(target)
+    return (target, fired)
+  }
+
+  /// Rules 4 and 5: the notification is presented to a foreground app's connections and
+  /// kept in the delivered list unless every connection declined both `list` and `banner`.
+  func deliver(app appId: String, _ request: NotificationRequest, date: Instant, late: Bool) {
+    let state = app(appId)
+    if state.authorization == .denied || state.authorization == .notDetermined { return }
+    deliverySequence += 1
+    let category = state.category(request.content.categoryIdentifier)
+    let notification = DeliveredNotification(
+      date: date, request: request, category: category, sequence: deliverySequence, late: late)
+    var keep = true
+    if state.authorization != .provisional, isForeground(appId) {
+      keep = false
+      for session in connections(of: appId) {
+        guard let info = sessions[session] else { continue }
+        let actions = info.surface.actions(for: category)
+        effects.append(.callback(session, .present(notification, actions: actions, presentation: info.presentation)))
+        if info.presentation.contains(.list) || info.presentation.contains(.banner) { keep = true }
+      }
+    }
+    withApp(appId) { app in
+      if let badge = request.content.badge { app.badge = badge }
+      if keep {
+        app.delivered[request.identifier] = notification
+      } else {
+        app.delivered[request.identifier] = nil
+      }
+    }
+  }
+
+  /// Delivered notifications, newest first (date, then delivery order); `after` is the
+  /// (date, delivery sequence) of the last one of the previous page.
+  public func listDelivered(app appId: String, after: (Instant, UInt64)?, limit: Int?) -> (
+    notifications: [DeliveredNotification], more: Bool
+  ) {
+    guard let app = apps[appId] else { return ([], false) }
+    var all = app.delivered.values.sorted(by: Self.newerFirst)
+    if let (date, sequence) = after {
+      all.removeAll { !($0.date < date || ($0.date == date && $0.sequence < sequence)) }
+    }
+    guard let limit, all.count > limit else { return (all, false) }
+    return (Array(all.prefix(limit)), true)
+  }
+
+  static func newerFirst(_ a: DeliveredNotification, _ b: DeliveredNotification) -> Bool {
+    a.date > b.date || (a.date == b.date && a.sequence > b.sequence)
+  }
+
+  /// Removes delivered notifications (all when `identifiers` is nil); returns how many.
+  public func removeDelivered(app appId: String, identifiers: [String]?) -> Int {
+    guard apps[appId] != nil else { return 0 }
+    return withApp(appId) { app in
+      guard let identifiers else {
+        defer { app.delivered.removeAll() }
+        return app.delivered.count
+      }
+      var removed = 0
+      for id in identifiers where app.delivered.removeValue(forKey: id) != nil { removed += 1 }
+      return removed
+    }
+  }
+}

@@ -1,0 +1,92 @@
+/// What `scheduleLocal` reports.
+public struct ScheduleResult: Sendable, Hashable {
+  public var identifier: String
+  public var scheduled: Bool
+  public var replaced: Bool
+  public var nextTriggerDate: Instant?
+  public var warnings: [String]
+}
+
+/// A page of pending requests and the cursor of the next page.
+public struct PendingPage: Sendable {
+  public var requests: [PendingRequest]
+  /// (date, identifier) of the last request returned, when more follow.
+  public var next: (Instant, String)?
+}
+
+extension Center {
+  /// Rule 2: schedules or replaces a request.  Unknown categories and unauthorized apps
+  /// are accepted as iOS accepts them, with warnings; a `nil` trigger delivers at once.
+  public func schedule(app appId: String, _ request: NotificationRequest) throws(UNError) -> ScheduleResult {
+    guard !request.identifier.isEmpty else {
+      throw .invalidParams(field: "identifier", problem: "must be a non-empty string")
+    }
+    try request.content.validate()
+    let now = clock.now
+    let state = app(appId)
+    var warnings: [String] = []
+    if let w = unknownCategoryWarning(request.content.categoryIdentifier, registered: state.categories) {
+      warnings.append(w)
+    }
+    var result = ScheduleResult(
+      identifier: request.identifier, scheduled: false, replaced: false, nextTriggerDate: nil, warnings: warnings)
+    if state.authorization == .denied || state.authorization == .notDetermined {
+      result.warnings.append(
+        "not scheduled: the app's authorization is '\(state.authorization.rawValue)'")
+      return result
+    }
+    let isReplacement = state.pending.contains(request.identifier)
+    guard let trigger = request.trigger else {
+      withApp(appId) { _ = $0.pending.remove(request.identifier) }
+      result.scheduled = true
+      result.replaced = isReplacement
+      deliver(app: appId, request, date: now, late: false)
+      return result
+    }
+    guard case .timeInterval(let interval) = trigger else {
+      throw .invalidParams(field: "trigger.type", problem: "this trigger cannot be scheduled locally")
+    }
+    if !isReplacement, state.pending.count >= configuration.effectivePendingLimit, !configuration.iosLimits {
+      throw .limitExceeded(limit: "maxPendingPerApp", value: configuration.maxPendingPerApp)
+    }
+    additionSequence += 1
+    let entry = PendingRequest(
+      request: request, anchor: now, nextDate: interval.nextDate(anchor: now, after: now),
+      addedSequence: additionSequence)
+    withApp(appId) { app in
+      app.pending.upsert(entry)
+      if configuration.iosLimits { Self.dropLeastRecentlyAdded(&app, keeping: configuration.effectivePendingLimit) }
+    }
+    result.scheduled = true
+    result.replaced = isReplacement
+    result.nextTriggerDate = entry.nextDate
+    return result
+  }
+
+  /// `--ios-limits`: keeps the most recently added requests (observed iOS 18/26 behaviour).
+  static func dropLeastRecentlyAdded(_ app: inout AppState, keeping limit: Int) {
+    while app.pending.count > limit {
+      guard let oldest = app.pending.unordered.min(by: { $0.addedSequence < $1.addedSequence }) else { return }
+      app.pending.remove(oldest.identifier)
+    }
+  }
+
+  /// Pending requests by next date, then identifier; `after` is the previous page's cursor.
+  public func listPending(app appId: String, after: (Instant, String)?, limit: Int?) -> PendingPage {
+    guard let schedule = apps[appId]?.pending else { return PendingPage(requests: [], next: nil) }
+    let (entries, more) = schedule.ordered(after: after, limit: limit ?? Int.max)
+    let next = more ? entries.last.map { ($0.nextDate, $0.identifier) } : nil
+    return PendingPage(requests: entries, next: next)
+  }
+
+  /// Removes the given pending requests (all when `identifiers` is nil); returns how many.
+  public func removePending(app appId: String, identifiers: [String]?) -> Int {
+    guard apps[appId] != nil else { return 0 }
+    return withApp(appId) { app in
+      guard let identifiers else { return app.pending.removeAll() }
+      var removed = 0
+      for id in identifiers where app.pending.remove(id) != nil { removed += 1 }
+      return removed
+    }
+  }
+}

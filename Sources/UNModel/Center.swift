@@ -1,0 +1,112 @@
+/// Limits and modes the center enforces (SPEC §5 rule 10).
+public struct CenterConfiguration: Sendable {
+  public var maxPendingPerApp = 10_000
+  public var maxCategoriesPerApp = 1_000
+  public var maxActionsPerCategory = 64
+  /// Keep only the 64 most recently added pending requests, as current iOS does.
+  public var iosLimits = false
+  /// `implicit` (apps start authorized) or `ios` (apps start notDetermined).
+  public var initialAuthorization = AuthorizationStatus.authorized
+  /// How long a background action may run before `completeResponse` (clock time).
+  public var backgroundActionMilliseconds: Int64 = 30_000
+
+  public init() {}
+
+  /// The pending quota in force: 64 under `--ios-limits`.
+  public var effectivePendingLimit: Int { iosLimits ? min(64, maxPendingPerApp) : maxPendingPerApp }
+}
+
+/// The notification center: every app's state and the rules of UserNotifications, as a
+/// pure state machine.  It does no I/O and reads the time only from its `Clock`.
+/// Calls return their results; what must reach connections afterwards is queued as
+/// effects, which the server takes with `takeEffects()` and executes in order.
+///
+/// Not thread-safe by design: the daemon's loop thread owns it (as Redis's single
+/// `server` struct).
+public final class Center {
+  public let clock: any Clock
+  public let configuration: CenterConfiguration
+  public internal(set) var apps: [String: AppState] = [:]
+  public internal(set) var sessions: [SessionID: SessionInfo] = [:]
+  /// Each app's `app`-role connections, in the order they said hello.
+  var appSessions: [String: [SessionID]] = [:]
+  var effects: [Effect] = []
+  var deliverySequence: UInt64 = 0
+  var additionSequence: UInt64 = 0
+  var responseCounter: UInt64 = 0
+  /// Background responses waiting for `completeResponse`, by response id.
+  public internal(set) var openResponses: [String: (app: String, deadline: Instant)] = [:]
+  public var deviceLocked = false
+
+  public init(clock: any Clock, configuration: CenterConfiguration = CenterConfiguration()) {
+    self.clock = clock
+    self.configuration = configuration
+  }
+
+  /// The effects produced since the last call, in the order they must be executed.
+  public func takeEffects() -> [Effect] {
+    defer { effects.removeAll(keepingCapacity: true) }
+    return effects
+  }
+
+  /// The app's state, created on first use with the configured initial authorization.
+  func withApp<R, E: Error>(_ appId: String, _ body: (inout AppState) throws(E) -> R) throws(E) -> R {
+    if apps[appId] == nil {
+      apps[appId] = AppState(appId: appId, authorization: configuration.initialAuthorization)
+    }
+    return try body(&apps[appId]!)
+  }
+
+  /// Read-only view of an app (a fresh default when it has never been used).
+  public func app(_ appId: String) -> AppState {
+    apps[appId] ?? AppState(appId: appId, authorization: configuration.initialAuthorization)
+  }
+
+  /// An app is in the foreground while it wants to be and an `app` connection is bound.
+  public func isForeground(_ appId: String) -> Bool {
+    !(appSessions[appId]?.isEmpty ?? true) && (apps[appId]?.wantsForeground ?? true)
+  }
+
+  public func setForeground(app appId: String, _ foreground: Bool) {
+    withApp(appId) { $0.wantsForeground = foreground }
+  }
+
+  /// Wipes one app's state (`reset`); its connections stay bound.
+  public func reset(app appId: String) {
+    apps[appId] = nil
+    openResponses = openResponses.filter { $0.value.app != appId }
+  }
+}
+
+extension Center {
+  /// Binds a connection (`hello`).  An `app` connection receives the app's queued
+  /// responses, oldest first; the count is returned.
+  @discardableResult
+  public func attach(_ session: SessionID, _ info: SessionInfo, foreground: Bool = true) -> Int {
+    detach(session)
+    sessions[session] = info
+    guard info.role == .app, let appId = info.appId else { return 0 }
+    appSessions[appId, default: []].append(session)
+    return withApp(appId) { app in
+      app.wantsForeground = foreground
+      let queued = app.queuedResponses
+      app.queuedResponses.removeAll()
+      for (response, deadline) in queued {
+        effects.append(.callback(session, .receive(response, deadline: deadline)))
+      }
+      return queued.count
+    }
+  }
+
+  /// Unbinds a connection (closed, or a new `hello`).
+  public func detach(_ session: SessionID) {
+    guard let info = sessions.removeValue(forKey: session) else { return }
+    if info.role == .app, let appId = info.appId {
+      appSessions[appId]?.removeAll { $0 == session }
+      if appSessions[appId]?.isEmpty == true { appSessions[appId] = nil }
+    }
+  }
+
+  /// The `app` connections bound to an app, in hello order.
+  public func connections(of appId: String) -> [SessionID] { appSessions[appId] ?? [] }
+}

@@ -1,0 +1,139 @@
+/// A point in time: milliseconds since the Unix epoch, UTC.
+///
+/// The protocol's dates are RFC 3339 with millisecond precision, so the model counts
+/// in whole milliseconds; intervals given in (possibly fractional) seconds are rounded
+/// to the nearest millisecond once, when a trigger is created.
+public struct Instant: Hashable, Comparable, Sendable, CustomStringConvertible {
+  public var milliseconds: Int64
+
+  public init(milliseconds: Int64) { self.milliseconds = milliseconds }
+
+  public static func < (a: Instant, b: Instant) -> Bool { a.milliseconds < b.milliseconds }
+
+  public func adding(milliseconds delta: Int64) -> Instant {
+    let (sum, overflow) = milliseconds.addingReportingOverflow(delta)
+    return Instant(milliseconds: overflow ? (delta > 0 ? .max : .min) : sum)
+  }
+
+  public static let distantPast = Instant(milliseconds: .min)
+
+  public var description: String { rfc3339 }
+}
+
+extension Instant {
+  /// `2026-11-29T18:00:05.000Z`: RFC 3339, UTC, always with milliseconds.
+  public var rfc3339: String {
+    let ms = milliseconds
+    var days = ms / 86_400_000
+    var rem = ms % 86_400_000
+    if rem < 0 {
+      rem += 86_400_000
+      days -= 1
+    }
+    let (y, m, d) = CivilDate.fromDays(days)
+    let h = rem / 3_600_000
+    let mi = rem / 60_000 % 60
+    let s = rem / 1000 % 60
+    let f = rem % 1000
+    var out = ""
+    out.reserveCapacity(24)
+    out += pad(y, 4) + "-" + pad(m, 2) + "-" + pad(d, 2)
+    out += "T" + pad(h, 2) + ":" + pad(mi, 2) + ":" + pad(s, 2) + "." + pad(f, 3) + "Z"
+    return out
+  }
+
+  /// Parses an RFC 3339 date-time: `2026-01-01T08:00:00Z`, with optional fractional
+  /// seconds (truncated to milliseconds) and a `Z` or `±hh:mm` offset.  Lowercase `t`/`z`
+  /// and a space separator are accepted as RFC 3339 §5.6 allows.
+  public init?(rfc3339 text: String) {
+    let b = Array(text.utf8)
+    func num(_ i: Int, _ n: Int) -> Int64? {
+      guard i + n <= b.count else { return nil }
+      var v: Int64 = 0
+      for k in i..<(i + n) {
+        guard b[k] >= 48, b[k] <= 57 else { return nil }
+        v = v * 10 + Int64(b[k] - 48)
+      }
+      return v
+    }
+    guard b.count >= 20, let y = num(0, 4), b[4] == 45, let mo = num(5, 2), b[7] == 45,
+      let d = num(8, 2), [84, 116, 32].contains(b[10]), let h = num(11, 2), b[13] == 58,
+      let mi = num(14, 2), b[16] == 58, let s = num(17, 2)
+    else { return nil }
+    guard (1...12).contains(mo), d >= 1, d <= CivilDate.daysInMonth(year: y, month: mo),
+      h <= 23, mi <= 59, s <= 60
+    else { return nil }
+    var i = 19
+    var frac: Int64 = 0
+    if i < b.count, b[i] == 46 {
+      i += 1
+      var digits = 0
+      while i < b.count, b[i] >= 48, b[i] <= 57 {
+        if digits < 3 { frac = frac * 10 + Int64(b[i] - 48) }
+        digits += 1
+        i += 1
+      }
+      guard digits > 0 else { return nil }
+      if digits < 3 { for _ in digits..<3 { frac *= 10 } }
+    }
+    guard i < b.count else { return nil }
+    var offset: Int64 = 0
+    if b[i] == 90 || b[i] == 122 {
+      i += 1
+    } else if b[i] == 43 || b[i] == 45, let oh = num(i + 1, 2), i + 3 < b.count, b[i + 3] == 58,
+      let om = num(i + 4, 2), oh <= 23, om <= 59
+    {
+      offset = (oh * 60 + om) * 60_000 * (b[i] == 45 ? -1 : 1)
+      i += 6
+    } else {
+      return nil
+    }
+    guard i == b.count else { return nil }
+    let days = CivilDate.days(year: y, month: mo, day: d)
+    let secs = min(s, 59)  // a leap second is read as :59.999
+    let extra: Int64 = s == 60 ? 999 : 0
+    self.milliseconds = ((days * 24 + h) * 60 + mi) * 60_000 + secs * 1000 + frac + extra - offset
+  }
+}
+
+private func pad(_ v: Int64, _ width: Int) -> String {
+  let s = String(v)
+  return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
+}
+
+/// Proleptic Gregorian calendar arithmetic (H. Hinnant's days_from_civil algorithms).
+public enum CivilDate {
+  /// Days since 1970-01-01 for a civil date.
+  public static func days(year: Int64, month: Int64, day: Int64) -> Int64 {
+    let y = month <= 2 ? year - 1 : year
+    let era = (y >= 0 ? y : y - 399) / 400
+    let yoe = y - era * 400
+    let mp = (month + 9) % 12
+    let doy = (153 * mp + 2) / 5 + day - 1
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+    return era * 146_097 + doe - 719_468
+  }
+
+  /// The civil date of a day count since 1970-01-01.
+  public static func fromDays(_ z0: Int64) -> (Int64, Int64, Int64) {
+    let z = z0 + 719_468
+    let era = (z >= 0 ? z : z - 146_096) / 146_097
+    let doe = z - era * 146_097
+    let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+    let mp = (5 * doy + 2) / 153
+    let d = doy - (153 * mp + 2) / 5 + 1
+    let m = mp < 10 ? mp + 3 : mp - 9
+    return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
+  }
+
+  public static func isLeap(_ y: Int64) -> Bool { y % 4 == 0 && (y % 100 != 0 || y % 400 == 0) }
+
+  public static func daysInMonth(year: Int64, month: Int64) -> Int64 {
+    switch month {
+    case 2: isLeap(year) ? 29 : 28
+    case 4, 6, 9, 11: 30
+    default: 31
+    }
+  }
+}

@@ -1,0 +1,64 @@
+/// A connection as the center knows it: an opaque number chosen by the server.
+public typealias SessionID = Int
+
+/// What a connection is to the center, declared in `hello`.
+public enum Role: String, Sendable, CaseIterable {
+  case app, user, observer, serviceExtension, contentExtension
+}
+
+/// What a foreground app's `willPresent` would complete with (`UNNotificationPresentationOptions`).
+public enum PresentationOption: String, Sendable, CaseIterable {
+  case banner, list, sound, badge
+}
+
+/// Where the notification is shown; decides which actions appear (rule 6).
+public enum Surface: String, Sendable, CaseIterable {
+  case phone, carPlay, watch
+
+  /// Up to 10 actions on the phone; on CarPlay only for `allowInCarPlay` categories,
+  /// without text-input actions, at most 2; none on the watch or for an unknown category.
+  public func actions(for category: Category?) -> [Action] {
+    guard let category else { return [] }
+    switch self {
+    case .phone:
+      return Array(category.actions.prefix(10))
+    case .carPlay:
+      guard category.has(.allowInCarPlay) else { return [] }
+      return Array(category.actions.lazy.filter { $0.textInput == nil }.prefix(2))
+    case .watch:
+      return []
+    }
+  }
+}
+
+/// One connection's `hello`.
+public struct SessionInfo: Sendable, Hashable {
+  public var role: Role
+  public var appId: String?
+  public var presentation: [PresentationOption]
+  public var surface: Surface
+
+  public init(
+    role: Role, appId: String?, presentation: [PresentationOption] = PresentationOption.allCases,
+    surface: Surface = .phone
+  ) {
+    self.role = role
+    self.appId = appId
+    self.presentation = presentation
+    self.surface = surface
+  }
+}
+
+/// A notification the server sends on the center's behalf.
+public enum Callback: Sendable, Hashable {
+  /// `willPresent`: the notification, the actions as this connection's surface shows
+  /// them, and the connection's declared presentation options.
+  case present(DeliveredNotification, actions: [Action], presentation: [PresentationOption])
+  /// `didReceive`; `deadline` for background actions only.
+  case receive(NotificationResponse, deadline: Instant?)
+}
+
+/// Something the server must do after a center call: callbacks to connections, in order.
+public enum Effect: Sendable, Hashable {
+  case callback(SessionID, Callback)
+}

@@ -1,0 +1,46 @@
+/// What makes a request fire.  `nil` where a trigger is expected means "deliver now".
+public enum Trigger: Sendable, Hashable {
+  case timeInterval(TimeIntervalTrigger)
+  /// Set by `pushRemote` only: delivered at once.
+  case push
+
+  public var repeats: Bool {
+    switch self {
+    case .timeInterval(let t): t.repeats
+    case .push: false
+    }
+  }
+}
+
+/// `UNTimeIntervalNotificationTrigger`: fires at `added + k * interval`, k = 1, 2, ...
+public struct TimeIntervalTrigger: Sendable, Hashable {
+  /// The interval as the client gave it, in seconds (echoed back as given).
+  public var seconds: Double
+  public var repeats: Bool
+  /// The interval rounded once to whole milliseconds; all date arithmetic uses this.
+  public var milliseconds: Int64
+
+  /// The longest accepted interval: 100 years, far beyond any real use, so that date
+  /// arithmetic can never overflow.
+  public static let maxSeconds = 100.0 * 366 * 86_400
+
+  /// Validates as `UNTimeIntervalNotificationTrigger` does, with Apple's reason texts.
+  public init(seconds: Double, repeats: Bool) throws(UNError) {
+    guard seconds.isFinite, seconds > 0 else { throw .invalidTrigger("time interval must be greater than 0") }
+    guard !repeats || seconds >= 60 else { throw .invalidTrigger("time interval must be at least 60 if repeating") }
+    guard seconds <= Self.maxSeconds else {
+      throw .invalidParams(field: "trigger.timeInterval", problem: "must be at most \(Int(Self.maxSeconds)) seconds")
+    }
+    self.seconds = seconds
+    self.repeats = repeats
+    self.milliseconds = max(1, Int64((seconds * 1000).rounded()))
+  }
+
+  /// The first slot `anchor + k * interval` strictly after `instant` (k >= 1): no drift,
+  /// whatever the instant at which the previous firing was handled.
+  public func nextDate(anchor: Instant, after instant: Instant) -> Instant {
+    let elapsed = instant.milliseconds - anchor.milliseconds
+    let k = elapsed < 0 ? 1 : elapsed / milliseconds + 1
+    return anchor.adding(milliseconds: k * milliseconds)
+  }
+}

@@ -1,0 +1,60 @@
+import UNModel
+import XCTest
+
+/// 2026-01-01T08:00:00Z, the scenarios' usual start.
+let start = Instant(rfc3339: "2026-01-01T08:00:00Z")!
+
+func makeCenter(_ configure: (inout CenterConfiguration) -> Void = { _ in }) -> (Center, ManualClock) {
+  var config = CenterConfiguration()
+  configure(&config)
+  let clock = ManualClock(start)
+  return (Center(clock: clock, configuration: config), clock)
+}
+
+/// The Polish seed's "message" category: reply (text input, foreground), delete (destructive).
+let messageCategory = Category(
+  identifier: "message",
+  actions: [
+    Action(
+      identifier: "reply", title: "Odpowiedz", options: [.foreground],
+      textInput: TextInput(buttonTitle: "Wyślij", placeholder: "Wpisz wiadomość...")),
+    Action(identifier: "delete", title: "Usuń", options: [.destructive]),
+  ],
+  options: [.customDismissAction])
+
+func content(_ title: String = "t", category: String = "", thread: String = "", badge: Int? = nil) -> Content {
+  var c = Content()
+  c.title = title
+  c.categoryIdentifier = category
+  c.threadIdentifier = thread
+  c.badge = badge
+  return c
+}
+
+func interval(_ seconds: Double, repeats: Bool = false) -> Trigger {
+  .timeInterval(try! TimeIntervalTrigger(seconds: seconds, repeats: repeats))
+}
+
+func request(_ id: String, _ c: Content = content(), _ trigger: Trigger? = nil) -> NotificationRequest {
+  NotificationRequest(identifier: id, content: c, trigger: trigger)
+}
+
+/// The callbacks in an effect list, by session.
+func callbacks(_ effects: [Effect]) -> [(SessionID, Callback)] {
+  effects.map { effect in
+    switch effect {
+    case .callback(let s, let c): (s, c)
+    }
+  }
+}
+
+func assertThrows<T>(
+  _ expected: UNError, _ body: () throws(UNError) -> T, file: StaticString = #filePath, line: UInt = #line
+) {
+  do {
+    _ = try body()
+    XCTFail("expected \(expected)", file: file, line: line)
+  } catch {
+    XCTAssertEqual(error, expected, file: file, line: line)
+  }
+}

@@ -1,5 +1,0 @@
-import XCTest
-
-final class UNModelTestsPlaceholder: XCTestCase {
-  func testPlaceholder() {}
-}
