@@ -7,6 +7,7 @@ let package = Package(
   products: [
     .executable(name: "uncenterd", targets: ["uncenterd"]),
     .executable(name: "unctl", targets: ["unctl"]),
+    .library(name: "UNCenterClient", targets: ["UNCenterClient"]),
   ],
   targets: [
     // libuv from Debian's libuv1-dev; UVLoop is the only module that imports it.
@@ -24,7 +25,9 @@ let package = Package(
     // Wiring: method table, sessions, callbacks, configuration, the daemon.
     .target(name: "UNServer", dependencies: ["JSONRPC", "UNModel", "UVLoop"]),
     .executableTarget(name: "uncenterd", dependencies: ["UNServer"]),
-    .executableTarget(name: "unctl", dependencies: ["JSONRPC"]),
+    // Clients: the connection used by unctl, tests and the UserNotifications-shaped API.
+    .target(name: "UNCenterClient", dependencies: ["JSONRPC"]),
+    .executableTarget(name: "unctl", dependencies: ["UNCenterClient", "JSONRPC"]),
     // Micro-benchmark: parse + encode of a typical request.
     .executableTarget(name: "JSONBench", dependencies: ["JSONRPC"]),
 
@@ -32,6 +35,6 @@ let package = Package(
     .testTarget(name: "UNModelTests", dependencies: ["UNModel"]),
     .testTarget(name: "UVLoopTests", dependencies: ["UVLoop"]),
     .testTarget(name: "UNServerTests", dependencies: ["UNServer", "JSONRPC", "UNModel"]),
-    .testTarget(name: "EndToEndTests", dependencies: ["JSONRPC", "uncenterd", "unctl"]),
+    .testTarget(name: "EndToEndTests", dependencies: ["JSONRPC", "UNCenterClient", "uncenterd", "unctl"]),
   ]
 )

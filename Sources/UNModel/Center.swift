@@ -110,3 +110,15 @@ extension Center {
   /// The `app` connections bound to an app, in hello order.
   public func connections(of appId: String) -> [SessionID] { appSessions[appId] ?? [] }
 }
+
+extension Center {
+  /// `setBadgeCount`: negative counts are Apple's `badgeInputInvalid`.
+  public func setBadgeCount(app appId: String, _ count: Int) throws(UNError) {
+    guard count >= 0 else {
+      throw .invalidParams(field: "count", problem: "badgeInputInvalid: must be >= 0, got \(count)")
+    }
+    withApp(appId) { $0.badge = count }
+  }
+
+  public func badgeCount(app appId: String) -> Int { apps[appId]?.badge ?? 0 }
+}

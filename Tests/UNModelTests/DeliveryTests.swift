@@ -117,3 +117,57 @@ final class DeliveryTests: XCTestCase {
     XCTAssertEqual(Surface.watch.actions(for: messageCategory), [])
   }
 }
+
+final class GroupSummaryTests: XCTestCase {
+  private func deliver(_ center: Center, _ id: String, thread: String, argument: String, count: Int = 1) throws {
+    var c = content(thread: thread)
+    c.summaryArgument = argument
+    c.summaryArgumentCount = count
+    _ = try center.schedule(app: "a", request(id, c, interval(1)))
+    _ = try center.advanceClock(seconds: 1)
+  }
+
+  func testItalianSeedAliceAndMeAlternating() throws {
+    let (center, _) = makeCenter()
+    for i in 0..<6 { try deliver(center, "m\(i)", thread: "message-Alice", argument: i % 2 == 0 ? "Alice" : "me") }
+    let groups = center.deliveredGroups(app: "a")
+    XCTAssertEqual(groups.count, 1)
+    XCTAssertEqual(groups[0].summary, "5 more notifications from Alice and me")
+    XCTAssertEqual(groups[0].notifications.first?.identifier, "m5")
+  }
+
+  func testGroupsMostRecentFirstAndAppGroup() throws {
+    let (center, _) = makeCenter()
+    try deliver(center, "a1", thread: "alice", argument: "Alice")
+    try deliver(center, "r1", thread: "", argument: "")
+    try deliver(center, "b1", thread: "bob", argument: "Bob")
+    try deliver(center, "b2", thread: "bob", argument: "Bob")
+    let groups = center.deliveredGroups(app: "a")
+    XCTAssertEqual(groups.map(\.threadIdentifier), ["bob", "", "alice"])
+    XCTAssertEqual(groups.map(\.count), [2, 1, 1])
+    XCTAssertEqual(groups[0].summary, "1 more notification from Bob")
+    XCTAssertEqual(groups[1].summary, "")
+  }
+
+  func testSummaryArgumentCountAndThreeArguments() throws {
+    let (center, _) = makeCenter()
+    try deliver(center, "1", thread: "t", argument: "A", count: 3)
+    try deliver(center, "2", thread: "t", argument: "B")
+    try deliver(center, "3", thread: "t", argument: "C", count: 2)
+    XCTAssertEqual(center.deliveredGroups(app: "a")[0].summary, "4 more notifications from A, B and C")
+  }
+
+  func testCategorySummaryFormatReplacesTheWording() throws {
+    let (center, _) = makeCenter()
+    var cat = Category(identifier: "msg")
+    cat.categorySummaryFormat = "%u more messages from %@"
+    _ = try center.registerCategories(app: "a", [cat])
+    for i in 0..<3 {
+      var c = content(category: "msg", thread: "t")
+      c.summaryArgument = "Alice"
+      _ = try center.schedule(app: "a", request("m\(i)", c, nil))
+    }
+    XCTAssertEqual(center.deliveredGroups(app: "a")[0].summary, "2 more messages from Alice")
+    XCTAssertEqual(GroupSummary.apply("%2$@: %1$u (100%%)", count: 4, arguments: "X"), "X: 4 (100%)")
+  }
+}

@@ -1,0 +1,72 @@
+import JSONRPC
+import UNModel
+
+/// One JSON-RPC method: a name and a handler.  Each lives in its own file under
+/// `Methods/` and is listed once in `MethodTable.all`.
+protocol Method {
+  static var name: String { get }
+  static func handle(_ call: Call) throws(RPCError) -> JSONValue
+}
+
+/// A connection's state as the methods see it: its number, what its `hello` said, and
+/// who is on the other end.
+final class ClientState {
+  let id: SessionID
+  var hello: SessionInfo?
+  let peer: Peer?
+
+  struct Peer: Sendable, Hashable {
+    var pid: Int32
+    var uid: UInt32
+    var gid: UInt32
+  }
+
+  init(id: SessionID, peer: Peer?) {
+    self.id = id
+    self.peer = peer
+  }
+}
+
+/// Everything one method call needs.
+struct Call {
+  let params: JSONValue?
+  let client: ClientState
+  let center: Center
+  let configuration: ServerConfiguration
+
+  /// Reads the params object, refusing fields other than `allowed`.
+  func params(allowed: [String]) throws(RPCError) -> Params {
+    try Params(params, allowed: allowed)
+  }
+
+  /// The app a call is about: its `app` param, else the app this connection's hello named.
+  func app(_ p: Params) throws(RPCError) -> String {
+    if let app = try p.string("app") {
+      guard !app.isEmpty else { throw RPCError.invalidParams(field: "app", "must be a non-empty string") }
+      return app
+    }
+    guard let app = client.hello?.appId else { throw ErrorMapping.rpcError(.noApp) }
+    return app
+  }
+
+  /// Runs a center operation, mapping its domain errors in the one place that does.
+  func model<T>(_ body: () throws(UNError) -> T) throws(RPCError) -> T {
+    do {
+      return try body()
+    } catch {
+      throw ErrorMapping.rpcError(error)
+    }
+  }
+}
+
+/// The method table: name → handler, explicit, no giant switch.
+enum MethodTable {
+  static let all: [any Method.Type] = [
+    Hello.self, Ping.self, RegisterCategories.self, GetCategories.self, ScheduleLocal.self, ListPending.self,
+    RemovePending.self, ListDelivered.self, RemoveDelivered.self, Respond.self, CompleteResponse.self,
+    SetForeground.self, SetDeviceLocked.self, SetBadgeCount.self, GetBadgeCount.self, AdvanceClock.self,
+    Reset.self, Discover.self,
+  ]
+
+  static let byName: [String: any Method.Type] = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })
+}

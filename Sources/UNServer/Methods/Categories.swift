@@ -1,0 +1,29 @@
+import JSONRPC
+import UNModel
+
+/// `registerCategories`: replaces the app's whole category set (rule 1).
+enum RegisterCategories: Method {
+  static let name = "registerCategories"
+
+  static func handle(_ call: Call) throws(RPCError) -> JSONValue {
+    let p = try call.params(allowed: ["app", "categories"])
+    let app = try call.app(p)
+    guard let list = try p.array("categories") else {
+      throw RPCError.invalidParams(field: "categories", "required")
+    }
+    let categories = try ModelDecoding.categories(list, path: "categories")
+    let count = try call.model { () throws(UNError) in try call.center.registerCategories(app: app, categories) }
+    return .object(["count": .int(count)])
+  }
+}
+
+/// `getCategories`: the app's registered set, in registration order.
+enum GetCategories: Method {
+  static let name = "getCategories"
+
+  static func handle(_ call: Call) throws(RPCError) -> JSONValue {
+    let p = try call.params(allowed: ["app"])
+    let app = try call.app(p)
+    return .object(["categories": .array(call.center.categories(app: app).map(ModelEncoding.category))])
+  }
+}

@@ -1,0 +1,11 @@
+import JSONRPC
+
+/// `rpc.discover`: the OpenRPC document (proto-docs/openrpc.json, compiled in).
+enum Discover: Method {
+  static let name = "rpc.discover"
+
+  static func handle(_ call: Call) throws(RPCError) -> JSONValue {
+    _ = try call.params(allowed: [])
+    return OpenRPCDocument.value
+  }
+}

@@ -1,0 +1,34 @@
+import JSONRPC
+import UNModel
+
+/// `hello`: says who this connection is (role, app, presentation options, surface).
+enum Hello: Method {
+  static let name = "hello"
+
+  static func handle(_ call: Call) throws(RPCError) -> JSONValue {
+    let p = try call.params(allowed: ["appId", "role", "foreground", "presentation", "surface"])
+    let role = try p.enumValue("role", Role.self) ?? .app
+    let appId = try p.string("appId")
+    if let appId, appId.isEmpty { throw RPCError.invalidParams(field: "appId", "must be a non-empty string") }
+    if appId == nil, role == .app || role == .serviceExtension || role == .contentExtension {
+      throw RPCError.invalidParams(field: "appId", "required for role '\(role.rawValue)'")
+    }
+    let info = SessionInfo(
+      role: role, appId: appId,
+      presentation: try p.enumArray("presentation", PresentationOption.self) ?? PresentationOption.allCases,
+      surface: try p.enumValue("surface", Surface.self) ?? .phone)
+    let foreground = try p.bool("foreground") ?? true
+    call.client.hello = info
+    let queued = call.center.attach(call.client.id, info, foreground: foreground)
+    return .object([
+      "server": .string("uncenterd"),
+      "version": .string(ServerConfiguration.version),
+      "protocol": .int(1),
+      "clock": .object([
+        "mode": .string(call.center.clock.isManual ? "manual" : "real"),
+        "now": ModelEncoding.date(call.center.clock.now),
+      ]),
+      "queuedResponses": .int(queued),
+    ])
+  }
+}

@@ -1,0 +1,35 @@
+import JSONRPC
+import UNModel
+
+/// `listDelivered`: newest first; `limit`/`after` paginate with an opaque cursor
+/// (`<epoch ms>:<delivery sequence>` of the last notification of the previous page).
+enum ListDelivered: Method {
+  static let name = "listDelivered"
+
+  static func handle(_ call: Call) throws(RPCError) -> JSONValue {
+    let p = try call.params(allowed: ["app", "limit", "after", "grouped"])
+    let app = try call.app(p)
+    let limit = try p.int("limit", in: 1...Int.max)
+    let grouped = try p.bool("grouped") ?? false
+    var after: (Instant, UInt64)?
+    if let cursor = try p.string("after") {
+      let parts = cursor.split(separator: ":")
+      guard parts.count == 2, let ms = Int64(parts[0]), let seq = UInt64(parts[1]) else {
+        throw RPCError.invalidParams(field: "after", "not a cursor returned by listDelivered")
+      }
+      after = (Instant(milliseconds: ms), seq)
+    }
+    if grouped {
+      let groups = call.center.deliveredGroups(app: app)
+      return .object(["groups": .array(groups.map(ModelEncoding.group))])
+    }
+    let page = call.center.listDelivered(app: app, after: after, limit: limit)
+    var m: [JSONMember] = [
+      JSONMember("notifications", .array(page.notifications.map { ModelEncoding.notification($0) }))
+    ]
+    if page.more, let last = page.notifications.last {
+      m.append(JSONMember("next", .string("\(last.date.milliseconds):\(last.sequence)")))
+    }
+    return .object(m)
+  }
+}

@@ -1,0 +1,25 @@
+import JSONRPC
+import UNModel
+
+/// `listPending`: by next date, then identifier; `limit`/`after` paginate with an opaque
+/// cursor (`<epoch ms>:<identifier>` of the last request of the previous page).
+enum ListPending: Method {
+  static let name = "listPending"
+
+  static func handle(_ call: Call) throws(RPCError) -> JSONValue {
+    let p = try call.params(allowed: ["app", "limit", "after"])
+    let app = try call.app(p)
+    let limit = try p.int("limit", in: 1...Int.max)
+    var after: (Instant, String)?
+    if let cursor = try p.string("after") {
+      guard let colon = cursor.firstIndex(of: ":"), let ms = Int64(cursor[..<colon]) else {
+        throw RPCError.invalidParams(field: "after", "not a cursor returned by listPending")
+      }
+      after = (Instant(milliseconds: ms), String(cursor[cursor.index(after: colon)...]))
+    }
+    let page = call.center.listPending(app: app, after: after, limit: limit)
+    var m: [JSONMember] = [JSONMember("requests", .array(page.requests.map(ModelEncoding.pending)))]
+    if let (date, id) = page.next { m.append(JSONMember("next", .string("\(date.milliseconds):\(id)"))) }
+    return .object(m)
+  }
+}

@@ -1,0 +1,25 @@
+import JSONRPC
+
+/// `removePending`: cancels pending requests (all when `identifiers` is absent).
+enum RemovePending: Method {
+  static let name = "removePending"
+
+  static func handle(_ call: Call) throws(RPCError) -> JSONValue {
+    let p = try call.params(allowed: ["app", "identifiers"])
+    let app = try call.app(p)
+    let ids = try p.stringArray("identifiers")
+    return .object(["removed": .int(call.center.removePending(app: app, identifiers: ids))])
+  }
+}
+
+/// `removeDelivered`: clears delivered notifications (all when `identifiers` is absent).
+enum RemoveDelivered: Method {
+  static let name = "removeDelivered"
+
+  static func handle(_ call: Call) throws(RPCError) -> JSONValue {
+    let p = try call.params(allowed: ["app", "identifiers"])
+    let app = try call.app(p)
+    let ids = try p.stringArray("identifiers")
+    return .object(["removed": .int(call.center.removeDelivered(app: app, identifiers: ids))])
+  }
+}

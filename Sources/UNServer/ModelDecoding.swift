@@ -1,0 +1,102 @@
+import JSONRPC
+import UNModel
+
+/// Params → model values.  Type and shape errors are found here (`-32602` with the
+/// field); the rules of the domain (unique identifiers, trigger intervals) are the
+/// model's own and are checked there.
+enum ModelDecoding {
+  static let categoryFields = [
+    "identifier", "actions", "intentIdentifiers", "hiddenPreviewsBodyPlaceholder", "categorySummaryFormat", "options",
+  ]
+  static let actionFields = ["identifier", "title", "options", "textInput"]
+  static let contentFields = [
+    "title", "subtitle", "body", "badge", "sound", "userInfo", "categoryIdentifier", "threadIdentifier",
+    "summaryArgument", "summaryArgumentCount", "targetContentIdentifier", "interruptionLevel", "relevanceScore",
+    "launchImageName", "filterCriteria",
+  ]
+
+  static func categories(_ values: [JSONValue], path: String) throws(RPCError) -> [Category] {
+    var out: [Category] = []
+    out.reserveCapacity(values.count)
+    for (i, v) in values.enumerated() {
+      let p = try Params(v, path: "\(path)[\(i)]", allowed: categoryFields)
+      var actions: [Action] = []
+      for (j, a) in (try p.array("actions") ?? []).enumerated() {
+        actions.append(try action(a, path: p.field("actions") + "[\(j)]"))
+      }
+      out.append(
+        Category(
+          identifier: try p.requiredString("identifier", nonEmpty: false), actions: actions,
+          intentIdentifiers: try p.stringArray("intentIdentifiers") ?? [],
+          hiddenPreviewsBodyPlaceholder: try p.string("hiddenPreviewsBodyPlaceholder"),
+          categorySummaryFormat: try p.string("categorySummaryFormat"),
+          options: try p.enumArray("options", CategoryOption.self) ?? []))
+    }
+    return out
+  }
+
+  static func action(_ value: JSONValue, path: String) throws(RPCError) -> Action {
+    let p = try Params(value, path: path, allowed: actionFields)
+    var textInput: TextInput?
+    if let t = try p.object("textInput", allowed: ["buttonTitle", "placeholder"]) {
+      textInput = TextInput(
+        buttonTitle: try t.string("buttonTitle") ?? "", placeholder: try t.string("placeholder") ?? "")
+    }
+    return Action(
+      identifier: try p.requiredString("identifier", nonEmpty: false), title: try p.requiredString("title", nonEmpty: false),
+      options: try p.enumArray("options", ActionOption.self) ?? [], textInput: textInput)
+  }
+
+  static func content(_ value: JSONValue?, path: String = "content") throws(RPCError) -> Content {
+    guard let value else { throw RPCError.invalidParams(field: path, "required") }
+    let p = try Params(value, path: path, allowed: contentFields)
+    var c = Content()
+    c.title = try p.string("title") ?? ""
+    c.subtitle = try p.string("subtitle") ?? ""
+    c.body = try p.string("body") ?? ""
+    c.badge = try p.int("badge")
+    if let s = try p.string("sound") { c.sound = s == "default" ? .default : .named(s) }
+    if let info = p.value("userInfo") {
+      guard case .object = info else {
+        throw RPCError.invalidParams(field: p.field("userInfo"), "expected an object, got \(info.typeName)")
+      }
+      c.userInfo = JSONText(bytes: info.encoded())
+    }
+    c.categoryIdentifier = try p.string("categoryIdentifier") ?? ""
+    c.threadIdentifier = try p.string("threadIdentifier") ?? ""
+    c.summaryArgument = try p.string("summaryArgument") ?? ""
+    c.summaryArgumentCount = try p.int("summaryArgumentCount") ?? 1
+    c.targetContentIdentifier = try p.string("targetContentIdentifier")
+    c.interruptionLevel = try p.enumValue("interruptionLevel", InterruptionLevel.self) ?? .active
+    c.relevanceScore = try p.double("relevanceScore") ?? 0
+    c.launchImageName = try p.string("launchImageName") ?? ""
+    c.filterCriteria = try p.string("filterCriteria")
+    return c
+  }
+
+  /// A trigger object, or nil for `null`/absent (deliver now).
+  static func trigger(_ value: JSONValue?) throws(RPCError) -> Trigger? {
+    guard let value else { return nil }
+    guard case .object = value else {
+      throw RPCError.invalidParams(field: "trigger", "expected an object or null, got \(value.typeName)")
+    }
+    let type = value["type"]
+    switch type {
+    case .string("timeInterval")?:
+      let p = try Params(value, path: "trigger", allowed: ["type", "timeInterval", "repeats"])
+      let seconds = try p.requiredDouble("timeInterval")
+      let repeats = try p.bool("repeats") ?? false
+      do {
+        return .timeInterval(try TimeIntervalTrigger(seconds: seconds, repeats: repeats))
+      } catch {
+        throw ErrorMapping.rpcError(error)
+      }
+    case .string(let other)?:
+      throw RPCError.invalidParams(field: "trigger.type", "'\(other)' is not one of 'timeInterval', 'calendar'")
+    case nil, .null?:
+      throw RPCError.invalidParams(field: "trigger.type", "required")
+    case let other?:
+      throw RPCError.invalidParams(field: "trigger.type", "expected a string, got \(other.typeName)")
+    }
+  }
+}

@@ -1,0 +1,141 @@
+import JSONRPC
+import UNModel
+
+/// Model values → the wire shapes of SPEC §5 (Apple's field names, RFC 3339 dates).
+enum ModelEncoding {
+  static func date(_ instant: Instant) -> JSONValue { .string(instant.rfc3339) }
+
+  static func seconds(_ value: Double) -> JSONValue { .double(value) }
+
+  static func action(_ a: Action) -> JSONValue {
+    var m: [JSONMember] = [
+      JSONMember("identifier", .string(a.identifier)), JSONMember("title", .string(a.title)),
+      JSONMember("options", .array(a.options.map { .string($0.rawValue) })),
+    ]
+    if let t = a.textInput {
+      m.append(
+        JSONMember(
+          "textInput", .object(["buttonTitle": .string(t.buttonTitle), "placeholder": .string(t.placeholder)])))
+    }
+    return .object(m)
+  }
+
+  static func category(_ c: Category) -> JSONValue {
+    var m: [JSONMember] = [
+      JSONMember("identifier", .string(c.identifier)), JSONMember("actions", .array(c.actions.map(action))),
+      JSONMember("intentIdentifiers", .array(c.intentIdentifiers.map { .string($0) })),
+    ]
+    if let p = c.hiddenPreviewsBodyPlaceholder { m.append(JSONMember("hiddenPreviewsBodyPlaceholder", .string(p))) }
+    if let f = c.categorySummaryFormat { m.append(JSONMember("categorySummaryFormat", .string(f))) }
+    m.append(JSONMember("options", .array(c.options.map { .string($0.rawValue) })))
+    return .object(m)
+  }
+
+  static func content(_ c: Content) -> JSONValue {
+    var m: [JSONMember] = [
+      JSONMember("title", .string(c.title)), JSONMember("subtitle", .string(c.subtitle)),
+      JSONMember("body", .string(c.body)),
+    ]
+    if let b = c.badge { m.append(JSONMember("badge", .int(b))) }
+    switch c.sound {
+    case .default?: m.append(JSONMember("sound", .string("default")))
+    case .named(let n)?: m.append(JSONMember("sound", .string(n)))
+    case nil: break
+    }
+    m.append(JSONMember("userInfo", userInfo(c.userInfo)))
+    m += [
+      JSONMember("categoryIdentifier", .string(c.categoryIdentifier)),
+      JSONMember("threadIdentifier", .string(c.threadIdentifier)),
+      JSONMember("summaryArgument", .string(c.summaryArgument)),
+      JSONMember("summaryArgumentCount", .int(c.summaryArgumentCount)),
+    ]
+    if let t = c.targetContentIdentifier { m.append(JSONMember("targetContentIdentifier", .string(t))) }
+    m += [
+      JSONMember("interruptionLevel", .string(c.interruptionLevel.rawValue)),
+      JSONMember("relevanceScore", .double(c.relevanceScore)),
+      JSONMember("launchImageName", .string(c.launchImageName)),
+    ]
+    if let f = c.filterCriteria { m.append(JSONMember("filterCriteria", .string(f))) }
+    return .object(m)
+  }
+
+  /// userInfo is kept as compact JSON text; it was produced by our own writer, so it parses.
+  static func userInfo(_ text: JSONText) -> JSONValue {
+    (try? text.bytes.withUnsafeBytes { (b: UnsafeRawBufferPointer) throws(JSONParseError) in
+      try JSONParser.parse(b)
+    }) ?? .object([])
+  }
+
+  static func trigger(_ t: Trigger?) -> JSONValue {
+    switch t {
+    case nil:
+      return .null
+    case .timeInterval(let ti)?:
+      return .object([
+        "type": .string("timeInterval"), "timeInterval": seconds(ti.seconds), "repeats": .bool(ti.repeats),
+      ])
+    case .push?:
+      return .object(["type": .string("push")])
+    }
+  }
+
+  static func request(_ r: NotificationRequest, nextTriggerDate: Instant? = nil) -> JSONValue {
+    var m: [JSONMember] = [
+      JSONMember("identifier", .string(r.identifier)), JSONMember("content", content(r.content)),
+      JSONMember("trigger", trigger(r.trigger)),
+    ]
+    if let next = nextTriggerDate { m.append(JSONMember("nextTriggerDate", date(next))) }
+    return .object(m)
+  }
+
+  static func pending(_ p: PendingRequest) -> JSONValue { request(p.request, nextTriggerDate: p.nextDate) }
+
+  /// A delivered notification with the actions as shown (phone unless given).
+  static func notification(_ n: DeliveredNotification, actions: [Action]? = nil) -> JSONValue {
+    var m: [JSONMember] = [
+      JSONMember("identifier", .string(n.identifier)), JSONMember("date", date(n.date)),
+      JSONMember("request", request(n.request)),
+      JSONMember("actions", .array((actions ?? n.actions).map(action))),
+    ]
+    if n.late { m.append(JSONMember("late", .bool(true))) }
+    return .object(m)
+  }
+
+  static func response(_ r: NotificationResponse) -> JSONValue {
+    var m: [JSONMember] = [
+      JSONMember("responseId", .string(r.responseId)), JSONMember("actionIdentifier", .string(r.actionIdentifier)),
+    ]
+    if let t = r.userText { m.append(JSONMember("userText", .string(t))) }
+    m.append(JSONMember("notification", notification(r.notification)))
+    return .object(m)
+  }
+
+  /// A callback as a JSON-RPC notification: method name and params.
+  static func callback(_ c: Callback) -> (method: String, params: JSONValue) {
+    switch c {
+    case .present(let n, let actions, let presentation):
+      return (
+        "present",
+        .object([
+          "notification": notification(n, actions: actions),
+          "presentation": .array(presentation.map { .string($0.rawValue) }),
+        ])
+      )
+    case .receive(let r, let deadline):
+      var m: [JSONMember] = [JSONMember("response", response(r))]
+      if let d = deadline { m.append(JSONMember("deadline", date(d))) }
+      return ("receive", .object(m))
+    }
+  }
+}
+
+extension ModelEncoding {
+  static func group(_ g: DeliveredGroup) -> JSONValue {
+    .object([
+      "threadIdentifier": .string(g.threadIdentifier),
+      "count": .int(g.count),
+      "summary": .string(g.summary),
+      "notifications": .array(g.notifications.map { notification($0) }),
+    ])
+  }
+}

@@ -1,0 +1,151 @@
+import JSONRPC
+
+/// A typed reader over one JSON object of the params: every read names its field, so
+/// a wrong type becomes `-32602` with the field's full path (`content.badge: expected an
+/// integer, got a string`), and the object's unknown or duplicated fields are refused
+/// up front, so a typo never passes silently.
+///
+/// `null` stands for "absent" in optional fields (clients often send it for "not set");
+/// a required field that is null is an error.
+struct Params {
+  let path: String
+  private let members: [JSONMember]
+
+  /// `value` nil (no `params` member) reads as an empty object.
+  init(_ value: JSONValue?, path: String = "", allowed: [String]) throws(RPCError) {
+    self.path = path
+    switch value {
+    case nil:
+      members = []
+    case .object(let m)?:
+      members = m
+    case .array?:
+      throw RPCError.invalidParams(field: path, "params must be an object (by name), not an array")
+    case let other?:
+      throw RPCError.invalidParams(field: path, "expected an object, got \(other.typeName)")
+    }
+    var seen = Set<String>()
+    for member in members {
+      guard allowed.contains(member.name) else {
+        throw RPCError.invalidParams(field: field(member.name), "unknown field")
+      }
+      guard seen.insert(member.name).inserted else {
+        throw RPCError.invalidParams(field: field(member.name), "duplicate field")
+      }
+    }
+  }
+
+  func field(_ name: String) -> String { path.isEmpty ? name : path + "." + name }
+
+  /// The raw value, nil when absent or null.
+  func value(_ name: String) -> JSONValue? {
+    for member in members where member.name == name {
+      if case .null = member.value { return nil }
+      return member.value
+    }
+    return nil
+  }
+
+  func has(_ name: String) -> Bool { members.contains { $0.name == name } }
+
+  private func mismatch(_ name: String, _ expected: String, _ got: JSONValue) -> RPCError {
+    RPCError.invalidParams(field: field(name), "expected \(expected), got \(got.typeName)")
+  }
+
+  func string(_ name: String) throws(RPCError) -> String? {
+    guard let v = value(name) else { return nil }
+    guard case .string(let s) = v else { throw mismatch(name, "a string", v) }
+    return s
+  }
+
+  func requiredString(_ name: String, nonEmpty: Bool = true) throws(RPCError) -> String {
+    guard let s = try string(name) else { throw RPCError.invalidParams(field: field(name), "required") }
+    if nonEmpty, s.isEmpty { throw RPCError.invalidParams(field: field(name), "must be a non-empty string") }
+    return s
+  }
+
+  func bool(_ name: String) throws(RPCError) -> Bool? {
+    guard let v = value(name) else { return nil }
+    guard case .bool(let b) = v else { throw mismatch(name, "a boolean", v) }
+    return b
+  }
+
+  func double(_ name: String) throws(RPCError) -> Double? {
+    guard let v = value(name) else { return nil }
+    guard case .number = v, let d = v.doubleValue else { throw mismatch(name, "a number", v) }
+    guard d.isFinite else { throw RPCError.invalidParams(field: field(name), "number out of range") }
+    return d
+  }
+
+  func requiredDouble(_ name: String) throws(RPCError) -> Double {
+    guard let d = try double(name) else { throw RPCError.invalidParams(field: field(name), "required") }
+    return d
+  }
+
+  /// An integer in `range` (a number with a fractional part, or out of range, is refused).
+  func int(_ name: String, in range: ClosedRange<Int> = Int.min...Int.max) throws(RPCError) -> Int? {
+    guard let v = value(name) else { return nil }
+    guard case .number = v else { throw mismatch(name, "an integer", v) }
+    guard let i = v.intValue else { throw RPCError.invalidParams(field: field(name), "expected an integer") }
+    guard range.contains(i) else {
+      let lower = range.lowerBound == Int.min ? "" : "\(range.lowerBound)"
+      let upper = range.upperBound == Int.max ? "" : "\(range.upperBound)"
+      throw RPCError.invalidParams(field: field(name), "\(i) is out of range \(lower)...\(upper)")
+    }
+    return i
+  }
+
+  func array(_ name: String) throws(RPCError) -> [JSONValue]? {
+    guard let v = value(name) else { return nil }
+    guard case .array(let a) = v else { throw mismatch(name, "an array", v) }
+    return a
+  }
+
+  func stringArray(_ name: String, nonEmpty: Bool = false) throws(RPCError) -> [String]? {
+    guard let elements = try array(name) else { return nil }
+    var out: [String] = []
+    out.reserveCapacity(elements.count)
+    for (i, e) in elements.enumerated() {
+      guard case .string(let s) = e else {
+        throw RPCError.invalidParams(field: field(name) + "[\(i)]", "expected a string, got \(e.typeName)")
+      }
+      if nonEmpty, s.isEmpty { throw RPCError.invalidParams(field: field(name) + "[\(i)]", "must be a non-empty string") }
+      out.append(s)
+    }
+    return out
+  }
+
+  /// An array of names from a fixed set (options, presentation), order kept, no repeats.
+  func enumArray<E: RawRepresentable & CaseIterable>(_ name: String, _: E.Type) throws(RPCError) -> [E]?
+  where E.RawValue == String {
+    guard let names = try stringArray(name) else { return nil }
+    var out: [E] = []
+    for (i, n) in names.enumerated() {
+      guard let e = E(rawValue: n) else {
+        let allowed = E.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")
+        throw RPCError.invalidParams(field: field(name) + "[\(i)]", "'\(n)' is not one of \(allowed)")
+      }
+      guard !out.contains(where: { $0.rawValue == e.rawValue }) else {
+        throw RPCError.invalidParams(field: field(name) + "[\(i)]", "'\(n)' is repeated")
+      }
+      out.append(e)
+    }
+    return out
+  }
+
+  func enumValue<E: RawRepresentable & CaseIterable>(_ name: String, _: E.Type) throws(RPCError) -> E?
+  where E.RawValue == String {
+    guard let n = try string(name) else { return nil }
+    guard let e = E(rawValue: n) else {
+      let allowed = E.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")
+      throw RPCError.invalidParams(field: field(name), "'\(n)' is not one of \(allowed)")
+    }
+    return e
+  }
+
+  /// A nested object, read with its own allowed fields.
+  func object(_ name: String, allowed: [String]) throws(RPCError) -> Params? {
+    guard let v = value(name) else { return nil }
+    return try Params(v, path: field(name), allowed: allowed)
+  }
+}

@@ -1,0 +1,101 @@
+import JSONRPC
+import UNModel
+import UVLoop
+
+extension Server {
+  func accept(from server: PipeServer) {
+    let stream: StreamConnection
+    do {
+      stream = try server.accept()
+    } catch {
+      log.warn("accept_failed", ["error": "\(error)"])
+      return
+    }
+    let id = nextSessionID
+    nextSessionID += 1
+    let peer = stream.peerCredentials().map { ClientState.Peer(pid: $0.pid, uid: $0.uid, gid: $0.gid) }
+    let client = ClientConnection(
+      stream: stream, state: ClientState(id: id, peer: peer), maxMessageBytes: configuration.maxMessageBytes)
+    clients[id] = client
+    log.debug(
+      "connected",
+      ["conn": "\(id)", "pid": peer.map { "\($0.pid)" } ?? "-", "uid": peer.map { "\($0.uid)" } ?? "-"])
+    stream.onWriteError = { [unowned self, unowned client] error in
+      self.log.debug("write_failed", ["conn": "\(client.state.id)", "error": "\(error)"])
+      self.drop(client)
+    }
+    do {
+      try stream.startReading(
+        onData: { [unowned self, unowned client] bytes in self.received(bytes, from: client) },
+        onEnd: { [unowned self, unowned client] error in
+          if let error { self.log.debug("read_failed", ["conn": "\(client.state.id)", "error": "\(error)"]) }
+          self.beginClosing(client)
+        })
+    } catch {
+      log.warn("read_start_failed", ["conn": "\(id)", "error": "\(error)"])
+      drop(client)
+    }
+  }
+
+  /// Bytes from a client: frame them, decode each message, run it, queue the answers.
+  func received(_ bytes: UnsafeRawBufferPointer, from client: ClientConnection) {
+    guard !client.closing else { return }
+    client.framer.feed(bytes) { event in
+      switch event {
+      case .message(let message):
+        handleMessage(message, from: client)
+      case .oversized(let limit):
+        let error = RPCError.limitExceeded(
+          limit: "maxMessageBytes", value: limit, "message larger than maxMessageBytes (\(limit) bytes); skipped")
+        queueAnswer(.error(.null, error), to: client)
+      case .malformed(let reason, let fatal):
+        queueAnswer(.error(.null, .parseError(reason)), to: client)
+        if fatal { beginClosing(client) }
+      }
+    }
+  }
+
+  private func handleMessage(_ message: UnsafeRawBufferPointer, from client: ClientConnection) {
+    switch RPCDecoder.decode(message, maxDepth: configuration.maxNestingDepth) {
+    case .single(let entry):
+      let answer = dispatcher.handle(entry, from: client.state)
+      routeEffects()
+      if let answer { queueAnswer(answer, to: client) }
+    case .batch(let entries):
+      var answers: [Dispatcher.Answer] = []
+      for entry in entries {
+        if let answer = dispatcher.handle(entry, from: client.state) { answers.append(answer) }
+        routeEffects()
+      }
+      if !answers.isEmpty { queueBatch(answers, to: client) }
+    }
+  }
+
+  /// No more reading from this client: detach it from the center, flush what it is owed,
+  /// then half-close and close once the writes are done.
+  func beginClosing(_ client: ClientConnection) {
+    guard !client.closing else { return }
+    client.closing = true
+    client.stream.stopReading()
+    center.detach(client.state.id)
+    markDirty(client)
+  }
+
+  /// Closes at once (write error, or shutdown timeout).
+  func drop(_ client: ClientConnection) {
+    client.closing = true
+    center.detach(client.state.id)
+    clients[client.state.id] = nil
+    client.stream.close()
+  }
+
+  /// After its last flush: shut the write side down once queued writes are sent, then close.
+  func finishClosing(_ client: ClientConnection) {
+    clients[client.state.id] = nil
+    do {
+      try client.stream.shutdown { [stream = client.stream] _ in stream.close() }
+    } catch {
+      client.stream.close()
+    }
+  }
+}

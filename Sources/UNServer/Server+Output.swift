@@ -1,0 +1,113 @@
+import JSONRPC
+import UNModel
+import UVLoop
+
+extension Server {
+  /// Encodes an answer in the client's framing and queues it.
+  func queueAnswer(_ answer: Dispatcher.Answer, to client: ClientConnection) {
+    scratch.removeAll(keepingCapacity: true)
+    Self.encode(answer, into: &scratch)
+    frame(to: client)
+  }
+
+  /// A batch's answers as one JSON array.
+  func queueBatch(_ answers: [Dispatcher.Answer], to client: ClientConnection) {
+    scratch.removeAll(keepingCapacity: true)
+    scratch.append(UInt8(ascii: "["))
+    for (i, answer) in answers.enumerated() {
+      if i > 0 { scratch.append(UInt8(ascii: ",")) }
+      Self.encode(answer, into: &scratch)
+    }
+    scratch.append(UInt8(ascii: "]"))
+    frame(to: client)
+  }
+
+  static func encode(_ answer: Dispatcher.Answer, into buffer: inout [UInt8]) {
+    switch answer {
+    case .result(let id, let value): RPCEncoder.appendResult(id: id, result: value, to: &buffer)
+    case .error(let id, let error): RPCEncoder.appendError(id: id, error: error, to: &buffer)
+    }
+  }
+
+  private func frame(to client: ClientConnection) {
+    scratch.withUnsafeBytes { Framer.appendFrame($0, framing: client.framing, to: &client.output) }
+    markDirty(client)
+  }
+
+  /// Executes the center's effects: each callback is encoded into its connection's output.
+  func routeEffects() {
+    for effect in center.takeEffects() {
+      switch effect {
+      case .callback(let session, let callback):
+        guard let client = clients[session], !client.closing else { continue }
+        let (method, params) = ModelEncoding.callback(callback)
+        scratch.removeAll(keepingCapacity: true)
+        RPCEncoder.appendNotification(method: method, params: params, to: &scratch)
+        client.hasCallbacks = true
+        frame(to: client)
+      }
+    }
+  }
+
+  func markDirty(_ client: ClientConnection) {
+    guard !client.isDirty else { return }
+    client.isDirty = true
+    dirty.append(client)
+  }
+
+  /// Once per loop iteration, after I/O: write every connection's output in one write
+  /// (connections with callbacks first), then re-arm the trigger timer.
+  func endOfIteration() {
+    flushAll()
+    armTimer()
+  }
+
+  func flushAll() {
+    guard !dirty.isEmpty else { return }
+    let batch = dirty
+    dirty.removeAll(keepingCapacity: true)
+    for client in batch where client.hasCallbacks { flush(client) }
+    for client in batch where !client.hasCallbacks { flush(client) }
+  }
+
+  private func flush(_ client: ClientConnection) {
+    client.isDirty = false
+    client.hasCallbacks = false
+    guard !client.stream.isClosing else { return }
+    if !client.output.isEmpty {
+      client.stream.write(client.output)
+      if client.output.capacity > 1 << 20 {
+        client.output = []
+      } else {
+        client.output.removeAll(keepingCapacity: true)
+      }
+    }
+    if client.closing { finishClosing(client) }
+  }
+
+  /// Arms the one timer for the earliest pending date (real clock only; the manual clock
+  /// moves by `advanceClock`).
+  func armTimer() {
+    guard !stopping, !center.clock.isManual else { return }
+    let deadline = center.nextDeadline
+    guard deadline != armedDeadline else { return }
+    armedDeadline = deadline
+    guard let deadline else {
+      timer.stop()
+      return
+    }
+    let delay = max(0, deadline.milliseconds - center.clock.now.milliseconds)
+    do {
+      try timer.start(afterMilliseconds: UInt64(delay)) { [unowned self] in self.timerFired() }
+    } catch {
+      log.error("timer_failed", ["error": "\(error)"])
+    }
+  }
+
+  private func timerFired() {
+    armedDeadline = nil
+    let fired = center.fireDue(upTo: center.clock.now)
+    if !fired.isEmpty { log.debug("fired", ["count": "\(fired.count)"]) }
+    routeEffects()
+  }
+}

@@ -1,0 +1,120 @@
+import Foundation
+import JSONRPC
+import UNModel
+import UVLoop
+
+/// The daemon: one libuv loop serving the socket, the center, and the timer for the
+/// earliest trigger.  Everything here runs on the loop's thread, which owns all state
+/// (as Redis's single `server` struct): no locks, no data races by construction.
+public final class Server {
+  let loop: EventLoop
+  let configuration: ServerConfiguration
+  let log: Log
+  let center: Center
+  let dispatcher: Dispatcher
+  let socketPath: String
+  var listener: PipeServer?
+  var clients: [SessionID: ClientConnection] = [:]
+  var dirty: [ClientConnection] = []
+  var nextSessionID: SessionID = 1
+  let timer: LoopTimer
+  let check: LoopCheck
+  var signals: [SignalWatcher] = []
+  /// The trigger date the timer is armed for (real clock).
+  var armedDeadline: Instant?
+  var stopping = false
+  /// Reused for encoding one message before framing it.
+  var scratch: [UInt8] = []
+
+  public init(configuration: ServerConfiguration, environment: [String: String]) throws {
+    self.configuration = configuration
+    self.log = Log(level: configuration.logLevel)
+    let clock: any Clock
+    switch configuration.clock {
+    case .real: clock = SystemClock()
+    case .manual(let start): clock = ManualClock(start ?? SystemClock().now)
+    }
+    center = Center(clock: clock, configuration: configuration.center)
+    dispatcher = Dispatcher(center: center, configuration: configuration, log: log)
+    socketPath = SocketPath.resolve(explicit: configuration.socketPath, environment: environment, uid: getuid())
+    loop = try EventLoop()
+    timer = try LoopTimer(loop: loop)
+    check = try LoopCheck(loop: loop)
+  }
+
+  /// Binds, serves until SIGTERM/SIGINT, cleans up.  Returns the exit status.
+  public func run() -> Int32 {
+    do {
+      try listen()
+      try check.start { [unowned self] in self.endOfIteration() }
+      for signal in [SIGTERM, SIGINT] {
+        let watcher = try SignalWatcher(loop: loop)
+        try watcher.start(signal: signal) { [unowned self] sig in self.stop(signal: sig) }
+        signals.append(watcher)
+      }
+      // SIGPIPE would kill the daemon when a client vanishes mid-write; errors are handled instead.
+      Foundation.signal(SIGPIPE, SIG_IGN)
+    } catch {
+      log.error("startup_failed", ["socket": socketPath, "error": "\(error)"])
+      loop.closeAllHandles()
+      _ = loop.run()
+      return 1
+    }
+    let mode = center.clock.isManual ? "manual" : "real"
+    log.info("listening", ["socket": socketPath, "clock": mode, "now": center.clock.now.rfc3339])
+    _ = loop.run()
+    do {
+      try loop.close()
+    } catch {
+      log.warn("loop_close", ["error": "\(error)"])
+    }
+    log.info("stopped")
+    return 0
+  }
+
+  private func listen() throws {
+    switch SocketProbe.probe(socketPath) {
+    case .absent: break
+    case .stale:
+      log.info("stale_socket_replaced", ["socket": socketPath])
+      unlink(socketPath)
+    case .live:
+      throw StartupError("another uncenterd is already listening on \(socketPath)")
+    case .notASocket:
+      throw StartupError("\(socketPath) exists and is not a socket; refusing to replace it")
+    }
+    let server = try PipeServer(loop: loop)
+    listener = server
+    try server.bind(path: socketPath, mode: mode_t(configuration.socketMode))
+    try server.listen(backlog: 511) { [unowned self] server in self.accept(from: server) }
+  }
+
+  /// SIGTERM/SIGINT: stop accepting, answer what was read, flush, close, remove the socket.
+  func stop(signal: Int32) {
+    guard !stopping else { return }
+    stopping = true
+    log.info("stopping", ["signal": signal == SIGTERM ? "TERM" : "INT"])
+    listener?.close()
+    listener = nil
+    unlink(socketPath)
+    timer.close()
+    for signal in signals { signal.close() }
+    for client in clients.values { beginClosing(client) }
+    flushAll()
+    check.close()
+    // A client that never reads must not hold the daemon up for ever.
+    if let deadline = try? LoopTimer(loop: loop) {
+      try? deadline.start(afterMilliseconds: 3000) { [unowned self] in
+        for client in self.clients.values { client.stream.close() }
+        self.clients.removeAll()
+        deadline.close()
+      }
+      deadline.keepsLoopAlive = false
+    }
+  }
+}
+
+struct StartupError: Error, CustomStringConvertible {
+  var description: String
+  init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,103 @@
+import UNModel
+
+/// A command-line problem: the message for stderr, exit status 2.
+public struct UsageError: Error, CustomStringConvertible {
+  public var description: String
+}
+
+extension ServerConfiguration {
+  public static let usage = """
+    usage: uncenterd [options]
+
+    A UserNotifications-style notification center for local processes: JSON-RPC 2.0
+    over a Unix domain socket.
+
+    options:
+      --socket PATH             listen here (default: $UNCENTER_SOCKET, else
+                                $XDG_RUNTIME_DIR/uncenterd.sock, else /tmp/uncenterd-$UID.sock)
+      --socket-mode OCTAL       permissions of the socket file (default 0600)
+      --max-message-bytes N     largest accepted message (default 1048576)
+      --clock real|manual[=T]   real time (default), or a manual clock starting at the
+                                RFC 3339 instant T (default: now) moved by advanceClock
+      --authorization MODE      implicit (apps start authorized, default) or ios
+                                (apps start notDetermined)
+      --max-pending N           pending requests per app (default 10000)
+      --ios-limits              keep only the 64 most recently added pending requests
+      --log-level LEVEL         debug, info (default), warn or error
+      --version                 print the version and exit
+      -h, --help                print this help and exit
+    """
+
+  /// Parses `uncenterd`'s arguments (without the program name).  `--help` and
+  /// `--version` are reported through `action`.
+  public static func parse(_ arguments: [String]) throws(UsageError) -> (ServerConfiguration, action: String?) {
+    var config = ServerConfiguration()
+    var args = arguments[...]
+    func value(_ option: String, inline: String?) throws(UsageError) -> String {
+      if let inline { return inline }
+      guard let v = args.popFirst() else { throw UsageError(description: "\(option) needs a value") }
+      return v
+    }
+    func number(_ option: String, _ text: String, min: Int) throws(UsageError) -> Int {
+      guard let n = Int(text), n >= min else {
+        throw UsageError(description: "\(option): '\(text)' is not an integer >= \(min)")
+      }
+      return n
+    }
+    while let arg = args.popFirst() {
+      var name = arg
+      var inline: String?
+      if arg.hasPrefix("--"), let eq = arg.firstIndex(of: "="), arg != "--clock" {
+        name = String(arg[..<eq])
+        inline = String(arg[arg.index(after: eq)...])
+      }
+      switch name {
+      case "-h", "--help": return (config, "help")
+      case "--version": return (config, "version")
+      case "--socket": config.socketPath = try value(name, inline: inline)
+      case "--socket-mode":
+        let text = try value(name, inline: inline)
+        guard let mode = UInt32(text, radix: 8), mode <= 0o777 else {
+          throw UsageError(description: "--socket-mode: '\(text)' is not an octal mode such as 0600")
+        }
+        config.socketMode = mode
+      case "--max-message-bytes":
+        config.maxMessageBytes = try number(name, try value(name, inline: inline), min: 64)
+      case "--clock":
+        config.clock = try parseClock(inline ?? (try value(name, inline: nil)))
+      case "--authorization":
+        switch try value(name, inline: inline) {
+        case "implicit": config.center.initialAuthorization = .authorized
+        case "ios": config.center.initialAuthorization = .notDetermined
+        case let other: throw UsageError(description: "--authorization: '\(other)' is not implicit or ios")
+        }
+      case "--max-pending":
+        config.center.maxPendingPerApp = try number(name, try value(name, inline: inline), min: 1)
+      case "--ios-limits": config.center.iosLimits = true
+      case "--log-level":
+        let text = try value(name, inline: inline)
+        guard let level = LogLevel(rawValue: text) else {
+          throw UsageError(description: "--log-level: '\(text)' is not debug, info, warn or error")
+        }
+        config.logLevel = level
+      default:
+        throw UsageError(description: "unknown option '\(arg)'")
+      }
+    }
+    return (config, nil)
+  }
+
+  /// `real`, `manual` or `manual=2026-01-01T08:00:00Z`.
+  static func parseClock(_ text: String) throws(UsageError) -> ClockMode {
+    if text == "real" { return .real }
+    if text == "manual" { return .manual(nil) }
+    if text.hasPrefix("manual=") {
+      let start = String(text.dropFirst("manual=".count))
+      guard let instant = Instant(rfc3339: start) else {
+        throw UsageError(description: "--clock: '\(start)' is not an RFC 3339 date-time such as 2026-01-01T08:00:00Z")
+      }
+      return .manual(instant)
+    }
+    throw UsageError(description: "--clock: '\(text)' is not real, manual or manual=RFC3339")
+  }
+}

@@ -1,0 +1,31 @@
+import UNModel
+
+/// Everything `uncenterd`'s command line decides.
+public struct ServerConfiguration: Sendable {
+  public static let version = "0.1.0"
+
+  public enum ClockMode: Sendable, Equatable {
+    case real
+    /// The manual clock, starting at the given instant (now when nil).
+    case manual(Instant?)
+  }
+
+  public var socketPath: String?
+  public var socketMode: UInt32 = 0o600
+  public var maxMessageBytes = 1 << 20
+  public var maxNestingDepth = 512
+  public var clock = ClockMode.real
+  public var center = CenterConfiguration()
+  public var logLevel = LogLevel.info
+
+  public init() {}
+}
+
+/// Log levels, most verbose first.
+public enum LogLevel: String, Sendable, CaseIterable, Comparable {
+  case debug, info, warn, error
+
+  public static func < (a: LogLevel, b: LogLevel) -> Bool {
+    allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
+  }
+}
