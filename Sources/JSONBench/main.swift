@@ -2,7 +2,7 @@
 /// request, encode a result of similar size.  Foundation's JSONSerialization doing
 /// parse + serialize of the same text runs in the same process as a baseline.
 ///
-/// Usage: JSONBench [iterations]   (default: calibrated to about one second each)
+/// Usage: JSONBench [iterations [parse|decode|encode]]   (default: about one second each)
 import Foundation
 import JSONRPC
 
@@ -37,6 +37,25 @@ func ours() {
   sink &+= out.count
 }
 
+/// The three stages on their own, to see where the time goes.
+let parsedRequest = try! JSONParser.parse(requestBytes)
+
+func parseOnly() {
+  let value = requestBytes.withUnsafeBytes { try! JSONParser.parse($0) }
+  if case .object(let members) = value { sink &+= members.count }
+}
+
+func decodeOnly() {
+  if case .single(.request(let request)) = RPCDecoder.decode(value: parsedRequest) { sink &+= request.method.utf8.count }
+}
+
+func encodeOnly() {
+  var out: [UInt8] = []
+  out.reserveCapacity(512)
+  RPCEncoder.appendResult(id: .number("12345"), result: resultValue, to: &out)
+  sink &+= out.count
+}
+
 func foundation() {
   let object = try! JSONSerialization.jsonObject(with: requestData)
   let data = try! JSONSerialization.data(withJSONObject: object)
@@ -55,7 +74,14 @@ func calibrate(_ body: () -> Void) -> Int {
   return max(1_000, Int(1e9 / trial))
 }
 
-let fixed = CommandLine.arguments.dropFirst().first.flatMap { Int($0) }
+let fixed = CommandLine.arguments.dropFirst().first.flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil }
+/// `JSONBench N parse|decode|encode` runs only that stage, for profiling.
+let stages = ["parse": parseOnly, "decode": decodeOnly, "encode": encodeOnly]
+if CommandLine.arguments.count > 2, let stage = stages[CommandLine.arguments[2]] {
+  let iterations = fixed ?? calibrate(stage)
+  print(line(CommandLine.arguments[2], iterations, measure(iterations, stage)))
+  exit(0)
+}
 let oursIterations = fixed ?? calibrate(ours)
 let foundationIterations = fixed ?? calibrate(foundation)
 let oursNs = measure(oursIterations, ours)
@@ -69,5 +95,9 @@ func line(_ name: String, _ iterations: Int, _ ns: Double) -> String {
 print("request: \(requestBytes.count) bytes")
 print(line("uncenter JSONRPC parse+decode+encode", oursIterations, oursNs))
 print(line("Foundation JSONSerialization", foundationIterations, foundationNs))
+for (name, stage) in [("  parse only", parseOnly), ("  decode only", decodeOnly), ("  encode only", encodeOnly)] {
+  let iterations = fixed ?? calibrate(stage)
+  print(line(name, iterations, measure(iterations, stage)))
+}
 print(String(format: "ratio: Foundation / ours = %.2fx", foundationNs / oursNs))
 if sink == 42 { print("") }
