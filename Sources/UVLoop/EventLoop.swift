@@ -38,6 +38,10 @@ public final class EventLoop {
     raw = loop
     readBuffer = .allocate(byteCount: Self.readBufferSize, alignment: 16)
     ownerThread = pthread_self()
+    // libuv writes to sockets with plain write(2)/writev(2) (no MSG_NOSIGNAL), so writing
+    // to a peer that went away would raise SIGPIPE and kill the process; ignoring it turns
+    // that into an EPIPE write error reported through `onWriteError`.
+    signal(SIGPIPE, SIG_IGN)
   }
 
   deinit {
