@@ -3,6 +3,9 @@ import Glibc
 
 /// A listening Unix domain socket (`uv_pipe_t` in listen mode).
 ///
+/// Closing a server that was bound with `bind(path:mode:)` removes the socket file
+/// (libuv unlinks the path it bound); a socket adopted with `open(fd:)` is left alone.
+///
 /// Thread confinement: used only on the loop's thread; not `Sendable`.
 public final class PipeServer: LoopHandle {
   /// Called once per pending connection; it must call `accept()` (libuv stops polling
