@@ -1,4 +1,22 @@
 #ifndef UNCENTER_CLIBUV_SHIM_H
 #define UNCENTER_CLIBUV_SHIM_H
 #include <uv.h>
+#include <errno.h>
+#include <sys/socket.h>
+
+/// Reads the peer credentials of a connected Unix domain socket (SO_PEERCRED).
+/// Linux's `struct ucred` is only declared under _GNU_SOURCE, which Swift's Glibc
+/// module is not built with, so this mirrors its kernel ABI layout (three 32-bit
+/// fields: pid, uid, gid). Returns 0 or a negative errno, like libuv calls do.
+static inline int uncenter_peercred(int fd, int *pid, unsigned *uid, unsigned *gid) {
+  struct { int pid; unsigned uid; unsigned gid; } cred;
+  socklen_t len = sizeof(cred);
+  if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0) return -errno;
+  if (len != sizeof(cred)) return -EINVAL;
+  *pid = cred.pid;
+  *uid = cred.uid;
+  *gid = cred.gid;
+  return 0;
+}
+
 #endif

@@ -1,0 +1,132 @@
+/// Writes compact JSON (no insignificant whitespace) as UTF-8 bytes.
+///
+/// The output never contains a raw newline byte: every control character inside a
+/// string is escaped and no whitespace is emitted between tokens, which is what lets
+/// the newline-delimited framing put one message per line.  Non-ASCII text is written
+/// as raw UTF-8 (shorter than `\u` escapes and just as valid).  Numbers are written as
+/// their stored text, which the parser or the `JSONValue` factories already checked.
+///
+/// Plain runs of a string are copied with one `append(contentsOf:)` per run straight
+/// from the string's contiguous UTF-8 storage, so ASCII-heavy payloads cost little more
+/// than a `memcpy`.
+public struct JSONWriter: Sendable {
+  /// The bytes written so far.
+  public var bytes: [UInt8]
+
+  public init(reservingCapacity capacity: Int = 256) {
+    bytes = []
+    bytes.reserveCapacity(capacity)
+  }
+
+  public mutating func write(_ value: JSONValue) {
+    JSONWriter.append(value, to: &bytes)
+  }
+
+  /// Writes `string` as a quoted, escaped JSON string.
+  public mutating func writeString(_ string: String) {
+    JSONWriter.appendString(string, to: &bytes)
+  }
+
+  /// Appends `value` as compact JSON.  Recursion depth equals the value's nesting,
+  /// which the parser bounds for anything that came off the wire.
+  public static func append(_ value: JSONValue, to out: inout [UInt8]) {
+    switch value {
+    case .null:
+      appendASCII("null", to: &out)
+    case .bool(let flag):
+      appendASCII(flag ? "true" : "false", to: &out)
+    case .number(let text):
+      appendRaw(text, to: &out)
+    case .string(let text):
+      appendString(text, to: &out)
+    case .array(let elements):
+      out.append(UInt8(ascii: "["))
+      for (position, element) in elements.enumerated() {
+        if position > 0 { out.append(UInt8(ascii: ",")) }
+        append(element, to: &out)
+      }
+      out.append(UInt8(ascii: "]"))
+    case .object(let members):
+      out.append(UInt8(ascii: "{"))
+      for (position, member) in members.enumerated() {
+        if position > 0 { out.append(UInt8(ascii: ",")) }
+        appendString(member.name, to: &out)
+        out.append(UInt8(ascii: ":"))
+        append(member.value, to: &out)
+      }
+      out.append(UInt8(ascii: "}"))
+    }
+  }
+
+  /// Appends `string` quoted and escaped.
+  public static func appendString(_ string: String, to out: inout [UInt8]) {
+    out.append(UInt8(ascii: "\""))
+    let done: Void? = string.utf8.withContiguousStorageIfAvailable { appendEscaped($0, to: &out) }
+    if done == nil {
+      var copy = string
+      copy.withUTF8 { appendEscaped($0, to: &out) }
+    }
+    out.append(UInt8(ascii: "\""))
+  }
+
+  /// Appends `text`'s UTF-8 bytes verbatim (for text known to be valid JSON already).
+  public static func appendRaw(_ text: String, to out: inout [UInt8]) {
+    let done: Void? = text.utf8.withContiguousStorageIfAvailable { out.append(contentsOf: $0) }
+    if done == nil { out.append(contentsOf: text.utf8) }
+  }
+
+  /// Appends a compile-time ASCII literal.
+  @inline(__always)
+  static func appendASCII(_ text: StaticString, to out: inout [UInt8]) {
+    out.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+  }
+
+  private static let hexDigits: StaticString = "0123456789abcdef"
+
+  /// Copies plain runs in one go and escapes `"`, `\` and every control character.
+  private static func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+    var runStart = 0
+    var position = 0
+    let end = utf8.count
+    while position < end {
+      let byte = utf8[position]
+      if byte >= 0x20, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") {
+        position += 1
+        continue
+      }
+      if runStart < position {
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<position]))
+      }
+      out.append(UInt8(ascii: "\\"))
+      switch byte {
+      case UInt8(ascii: "\""), UInt8(ascii: "\\"): out.append(byte)
+      case 0x08: out.append(UInt8(ascii: "b"))
+      case 0x0C: out.append(UInt8(ascii: "f"))
+      case 0x0A: out.append(UInt8(ascii: "n"))
+      case 0x0D: out.append(UInt8(ascii: "r"))
+      case 0x09: out.append(UInt8(ascii: "t"))
+      default:
+        let hex = hexDigits.utf8Start
+        out.append(UInt8(ascii: "u"))
+        out.append(UInt8(ascii: "0"))
+        out.append(UInt8(ascii: "0"))
+        out.append(hex[Int(byte >> 4)])
+        out.append(hex[Int(byte & 0x0F)])
+      }
+      position += 1
+      runStart = position
+    }
+    if runStart < end {
+      out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<end]))
+    }
+  }
+}
+
+extension JSONValue {
+  /// This value as compact JSON bytes.
+  public func encoded() -> [UInt8] {
+    var writer = JSONWriter(reservingCapacity: 256)
+    writer.write(self)
+    return writer.bytes
+  }
+}

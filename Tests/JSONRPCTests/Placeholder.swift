@@ -1,5 +1,0 @@
-import XCTest
-
-final class JSONRPCTestsPlaceholder: XCTestCase {
-  func testPlaceholder() {}
-}

@@ -1,0 +1,64 @@
+import JSONRPC
+import XCTest
+
+/// Exact bytes of the JSON-RPC envelopes.
+final class RPCEncoderTests: XCTestCase {
+  func text(_ build: (inout [UInt8]) -> Void) -> String {
+    var out: [UInt8] = []
+    build(&out)
+    return String(decoding: out, as: UTF8.self)
+  }
+
+  func testResult() {
+    XCTAssertEqual(
+      text { RPCEncoder.appendResult(id: .number("7"), result: .object(["ok": .bool(true)]), to: &$0) },
+      #"{"jsonrpc":"2.0","id":7,"result":{"ok":true}}"#)
+    XCTAssertEqual(
+      text { RPCEncoder.appendResult(id: .string("a\"b"), result: .null, to: &$0) },
+      #"{"jsonrpc":"2.0","id":"a\"b","result":null}"#)
+    XCTAssertEqual(
+      text { RPCEncoder.appendResult(id: .number("1.50"), result: .array([]), to: &$0) },
+      #"{"jsonrpc":"2.0","id":1.50,"result":[]}"#)
+  }
+
+  func testError() {
+    XCTAssertEqual(
+      text { RPCEncoder.appendError(id: .null, error: .parseError("unexpected character 'x' at byte 3"), to: &$0) },
+      #"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error: unexpected character 'x' at byte 3"}}"#
+    )
+    XCTAssertEqual(
+      text { RPCEncoder.appendError(id: .string("q"), error: .invalidParams(field: "content.badge", "must be an integer"), to: &$0) },
+      #"{"jsonrpc":"2.0","id":"q","error":{"code":-32602,"message":"Invalid params: content.badge: must be an integer","data":{"field":"content.badge","problem":"must be an integer"}}}"#
+    )
+  }
+
+  func testNotification() {
+    XCTAssertEqual(
+      text { RPCEncoder.appendNotification(method: "didReceive", params: .object(["id": .string("n1")]), to: &$0) },
+      #"{"jsonrpc":"2.0","method":"didReceive","params":{"id":"n1"}}"#)
+    XCTAssertEqual(
+      text { RPCEncoder.appendNotification(method: "ping", params: nil, to: &$0) },
+      #"{"jsonrpc":"2.0","method":"ping"}"#)
+  }
+
+  func testBatch() {
+    var a: [UInt8] = []
+    RPCEncoder.appendResult(id: .number("1"), result: .int(1), to: &a)
+    var b: [UInt8] = []
+    RPCEncoder.appendError(id: .null, error: .invalidRequest("empty batch"), to: &b)
+    XCTAssertEqual(
+      String(decoding: RPCEncoder.batch([a, b]), as: UTF8.self),
+      #"[{"jsonrpc":"2.0","id":1,"result":1},{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request: empty batch"}}]"#
+    )
+    XCTAssertEqual(text { RPCEncoder.appendBatch([a], to: &$0) }, #"[{"jsonrpc":"2.0","id":1,"result":1}]"#)
+  }
+
+  func testOutputParsesBack() throws {
+    var out: [UInt8] = []
+    RPCEncoder.appendResult(id: .string("é\n"), result: .string("\u{1}"), to: &out)
+    XCTAssertFalse(out.contains(0x0A))
+    XCTAssertEqual(
+      try JSONParser.parse(out),
+      .object(["jsonrpc": .string("2.0"), "id": .string("é\n"), "result": .string("\u{1}")]))
+  }
+}

@@ -1,5 +1,0 @@
-import XCTest
-
-final class UVLoopTestsPlaceholder: XCTestCase {
-  func testPlaceholder() {}
-}
