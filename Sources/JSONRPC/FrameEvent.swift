@@ -16,6 +16,8 @@ public enum FrameEvent {
   /// carries on with the next one.
   case oversized(limit: Int)
   /// The stream is broken.  When `fatal`, the framer cannot find the next message
-  /// boundary and ignores all further input: reply and close the connection.
+  /// boundary and ignores all further input: reply and close the connection.  Only
+  /// Content-Length headers can break a stream this way; in newline mode every line is
+  /// a message, and a bad one is the parser's to report.
   case malformed(reason: String, fatal: Bool)
 }
