@@ -25,5 +25,6 @@ final class ClientConnection {
     self.framer = Framer(maxMessageBytes: maxMessageBytes)
   }
 
-  var framing: Framing { framer.framing ?? .newlineDelimited }
+  /// Read from the first bytes before the framer sees them (see `Framer.detectFraming`).
+  var framing: Framing?
 }

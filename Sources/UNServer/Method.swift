@@ -3,7 +3,7 @@ import UNModel
 
 /// One JSON-RPC method: a name and a handler.  Each lives in its own file under
 /// `Methods/` and is listed once in `MethodTable.all`.
-protocol Method {
+protocol Method: Sendable {
   static var name: String { get }
   static func handle(_ call: Call) throws(RPCError) -> JSONValue
 }

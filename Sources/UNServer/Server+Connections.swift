@@ -40,6 +40,7 @@ extension Server {
   /// Bytes from a client: frame them, decode each message, run it, queue the answers.
   func received(_ bytes: UnsafeRawBufferPointer, from client: ClientConnection) {
     guard !client.closing else { return }
+    if client.framing == nil { client.framing = Framer.detectFraming(bytes) }
     client.framer.feed(bytes) { event in
       switch event {
       case .message(let message):

@@ -30,7 +30,7 @@ extension Server {
   }
 
   private func frame(to client: ClientConnection) {
-    scratch.withUnsafeBytes { Framer.appendFrame($0, framing: client.framing, to: &client.output) }
+    scratch.withUnsafeBytes { Framer.appendFrame($0, framing: client.framing ?? .newlineDelimited, to: &client.output) }
     markDirty(client)
   }
 

@@ -56,15 +56,15 @@ public final class Server {
       Foundation.signal(SIGPIPE, SIG_IGN)
     } catch {
       log.error("startup_failed", ["socket": socketPath, "error": "\(error)"])
-      loop.closeAllHandles()
-      _ = loop.run()
+      try? loop.closeAllHandlesAndClose()
       return 1
     }
     let mode = center.clock.isManual ? "manual" : "real"
     log.info("listening", ["socket": socketPath, "clock": mode, "now": center.clock.now.rfc3339])
     _ = loop.run()
     do {
-      try loop.close()
+      // The shutdown watchdog timer does not keep the loop alive and may still be open.
+      try loop.closeAllHandlesAndClose()
     } catch {
       log.warn("loop_close", ["error": "\(error)"])
     }

@@ -64,7 +64,7 @@ extension ServerConfiguration {
       case "--max-message-bytes":
         config.maxMessageBytes = try number(name, try value(name, inline: inline), min: 64)
       case "--clock":
-        config.clock = try parseClock(inline ?? (try value(name, inline: nil)))
+        config.clock = try parseClock(try value(name, inline: inline))
       case "--authorization":
         switch try value(name, inline: inline) {
         case "implicit": config.center.initialAuthorization = .authorized
