@@ -12,6 +12,8 @@ public final class StreamConnection: LoopHandle {
   /// Read callbacks; kept across `stopReading()` so `resumeReading()` can reuse them.
   var onData: ((UnsafeRawBufferPointer) -> Void)?
   var onEnd: ((UVError?) -> Void)?
+  /// Whether `uv_read_start` is in effect (libuv has no per-stream query for it).
+  var readingStarted = false
   /// Bytes accepted by `write` but not yet confirmed written by libuv (our own counter,
   /// unlike `uv_stream_get_write_queue_size`, it includes requests awaiting callbacks).
   public internal(set) var queuedWriteBytes = 0
@@ -75,16 +77,7 @@ public final class StreamConnection: LoopHandle {
   }
 
   /// The socket's file descriptor, or nil once closing.
-  public var fileDescriptor: Int32? {
-    guard !isClosing else { return nil }
-    var fd: uv_os_fd_t = -1
-    do {
-      try uvCheck(uv_fileno(handle, &fd), "uv_fileno")
-    } catch {
-      return nil
-    }
-    return fd
-  }
+  public var fileDescriptor: Int32? { handleFileDescriptor }
 
   /// The kernel-recorded identity of the peer process, or nil if unavailable.
   public func peerCredentials() -> PeerCredentials? {
@@ -100,8 +93,9 @@ public final class StreamConnection: LoopHandle {
     return PeerCredentials(pid: pid, uid: uid, gid: gid)
   }
 
-  /// Whether the connection has been fully closed or is closing (no more I/O).
+  /// Closing stops reading and drops every user closure, breaking retain cycles.
   override func handleWillClose() {
+    readingStarted = false
     onData = nil
     onEnd = nil
     onWriteError = nil
