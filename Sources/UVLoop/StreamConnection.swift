@@ -45,7 +45,8 @@ public final class StreamConnection: LoopHandle {
   }
 
   /// Connects to a listening socket at `path` (client side; used by tests and tools).
-  /// `done` runs on the loop thread; on failure the half-made handle is already closed.
+  /// `done` runs on the loop thread, from a later iteration, except for an invalid path
+  /// (too long), which fails immediately. On failure the half-made handle is closed.
   public static func connect(
     loop: EventLoop, path: String,
     _ done: @escaping (Result<StreamConnection, UVError>) -> Void
