@@ -108,6 +108,7 @@ public final class EventLoop {
   public func close() throws(UVError) {
     assertOnLoopThread()
     guard !isClosed else { return }
+    precondition(!isRunning, "EventLoop.close called from inside run()")
     try uvCheck(uv_loop_close(raw), "uv_loop_close")
     isClosed = true
     raw.deallocate()

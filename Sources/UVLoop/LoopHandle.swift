@@ -75,6 +75,19 @@ public class LoopHandle {
     Unmanaged.passUnretained(self).release()
   }
 
+  /// The OS descriptor behind socket-like handles; nil once closing or for handles
+  /// without one (timers, checks).
+  var handleFileDescriptor: Int32? {
+    guard !isClosing else { return nil }
+    var fd: uv_os_fd_t = -1
+    do {
+      try uvCheck(uv_fileno(handle, &fd), "uv_fileno")
+    } catch {
+      return nil
+    }
+    return fd
+  }
+
   /// Whether the handle is active (e.g. a started timer, a reading stream).
   public var isActive: Bool {
     guard !isClosing else { return false }

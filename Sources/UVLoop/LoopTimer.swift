@@ -26,6 +26,8 @@ public final class LoopTimer: LoopHandle {
 
   /// (Re)starts the timer: fires after `afterMilliseconds`, then every
   /// `repeatMilliseconds` if that is non-zero. Replaces any previous callback.
+  /// The delay counts from the loop's cached `now`; after blocking work outside the
+  /// loop, call `EventLoop.updateTime()` first so the timer does not fire early.
   public func start(
     afterMilliseconds: UInt64, repeatMilliseconds: UInt64 = 0,
     _ callback: @escaping () -> Void

@@ -106,16 +106,7 @@ public final class PipeServer: LoopHandle {
   }
 
   /// The socket file descriptor, or nil once closing.
-  public var fileDescriptor: Int32? {
-    guard !isClosing else { return nil }
-    var fd: uv_os_fd_t = -1
-    do {
-      try uvCheck(uv_fileno(handle, &fd), "uv_fileno")
-    } catch {
-      return nil
-    }
-    return fd
-  }
+  public var fileDescriptor: Int32? { handleFileDescriptor }
 
   override func handleWillClose() {
     onConnection = nil

@@ -36,6 +36,7 @@ extension StreamConnection {
           StreamConnection.from(stream).didRead(count: count, buffer: buffer!.pointee)
         }),
       "uv_read_start")
+    readingStarted = true
   }
 
   /// Stops delivering bytes (the kernel buffers, then the peer blocks); callbacks are kept.
@@ -43,13 +44,11 @@ extension StreamConnection {
     loop.assertOnLoopThread()
     guard !isClosing else { return }
     uvCheckInfallible(uv_read_stop(stream), "uv_read_stop")
+    readingStarted = false
   }
 
   /// Whether `onData` is currently being called for incoming bytes.
-  public var isReading: Bool {
-    guard !isClosing else { return false }
-    return uv_is_readable(stream) != 0 && uv_is_active(handle) != 0
-  }
+  public var isReading: Bool { readingStarted }
 
   private func didRead(count: Int, buffer: uv_buf_t) {
     if count > 0 {
@@ -61,6 +60,7 @@ extension StreamConnection {
     // Zero means "nothing this time" (EAGAIN); libuv may still call us with it.
     guard count < 0 else { return }
     // libuv has stopped reading; keep nothing that could retain the owner.
+    readingStarted = false
     let onEnd = self.onEnd
     self.onData = nil
     self.onEnd = nil

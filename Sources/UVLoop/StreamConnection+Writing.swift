@@ -3,7 +3,9 @@ import CLibUV
 extension StreamConnection {
   /// Sends `bytes`. The caller's memory may be reused as soon as this returns: whatever
   /// `uv_try_write` could not send right away is copied into a write request. Failures
-  /// are reported through `onWriteError`. Writes after `close()` are dropped.
+  /// are reported through `onWriteError`, synchronously if the immediate attempt already
+  /// failed (e.g. EPIPE), so that callback must not assume it runs outside `write`.
+  /// Writes after `close()` are dropped.
   public func write(_ bytes: UnsafeRawBufferPointer) {
     loop.assertOnLoopThread()
     guard !isClosing, let base = bytes.baseAddress, !bytes.isEmpty else { return }

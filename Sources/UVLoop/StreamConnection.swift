@@ -12,6 +12,8 @@ public final class StreamConnection: LoopHandle {
   /// Read callbacks; kept across `stopReading()` so `resumeReading()` can reuse them.
   var onData: ((UnsafeRawBufferPointer) -> Void)?
   var onEnd: ((UVError?) -> Void)?
+  /// Whether `uv_read_start` is in effect (libuv has no per-stream query for it).
+  var readingStarted = false
   /// Bytes accepted by `write` but not yet confirmed written by libuv (our own counter,
   /// unlike `uv_stream_get_write_queue_size`, it includes requests awaiting callbacks).
   public internal(set) var queuedWriteBytes = 0
@@ -43,7 +45,8 @@ public final class StreamConnection: LoopHandle {
   }
 
   /// Connects to a listening socket at `path` (client side; used by tests and tools).
-  /// `done` runs on the loop thread; on failure the half-made handle is already closed.
+  /// `done` runs on the loop thread, from a later iteration, except for an invalid path
+  /// (too long), which fails immediately. On failure the half-made handle is closed.
   public static func connect(
     loop: EventLoop, path: String,
     _ done: @escaping (Result<StreamConnection, UVError>) -> Void
@@ -75,16 +78,7 @@ public final class StreamConnection: LoopHandle {
   }
 
   /// The socket's file descriptor, or nil once closing.
-  public var fileDescriptor: Int32? {
-    guard !isClosing else { return nil }
-    var fd: uv_os_fd_t = -1
-    do {
-      try uvCheck(uv_fileno(handle, &fd), "uv_fileno")
-    } catch {
-      return nil
-    }
-    return fd
-  }
+  public var fileDescriptor: Int32? { handleFileDescriptor }
 
   /// The kernel-recorded identity of the peer process, or nil if unavailable.
   public func peerCredentials() -> PeerCredentials? {
@@ -100,8 +94,9 @@ public final class StreamConnection: LoopHandle {
     return PeerCredentials(pid: pid, uid: uid, gid: gid)
   }
 
-  /// Whether the connection has been fully closed or is closing (no more I/O).
+  /// Closing stops reading and drops every user closure, breaking retain cycles.
   override func handleWillClose() {
+    readingStarted = false
     onData = nil
     onEnd = nil
     onWriteError = nil

@@ -37,7 +37,10 @@ class LoopTestCase: XCTestCase {
 
   /// Runs the loop until every handle the test opened is closed. A watchdog timer that
   /// does not keep the loop alive fails the test and closes everything after `timeout`.
-  func runLoop(timeoutMilliseconds: UInt64 = 20_000, file: StaticString = #filePath, line: UInt = #line) throws {
+  /// The timeout is generous because the suite also runs under valgrind.
+  func runLoop(timeoutMilliseconds: UInt64 = 120_000, file: StaticString = #filePath, line: UInt = #line) throws {
+    // Timers count from the loop's cached clock, which is stale after slow test setup.
+    loop.updateTime()
     let watchdog = try LoopTimer(loop: loop)
     watchdog.keepsLoopAlive = false
     try watchdog.start(afterMilliseconds: timeoutMilliseconds) { [loop] in

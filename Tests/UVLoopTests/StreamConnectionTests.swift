@@ -64,6 +64,7 @@ final class StreamConnectionTests: LoopTestCase {
         onData: { _ in XCTFail("no data expected") },
         onEnd: { error in
           ended.append(error)
+          XCTAssertFalse(connection.isReading, "reading stops at end of stream")
           connection.close()
           server.close()
         })
@@ -72,6 +73,43 @@ final class StreamConnectionTests: LoopTestCase {
     try runLoop()
     XCTAssertEqual(ended.count, 1)
     XCTAssertNil(ended.first ?? nil)
+    assertCleanShutdown()
+  }
+
+  /// Backpressure: while reading is stopped no bytes are delivered; resuming delivers
+  /// them with the callbacks given to `startReading`.
+  func testStopAndResumeReading() throws {
+    let path = socketPath()
+    var received: [UInt8] = []
+    var server: PipeServer!
+    server = try makeServer(path: path) { connection in
+      try? connection.startReading(
+        onData: { bytes in
+          received += bytes
+          if received.count == 3 { connection.close() }
+        },
+        onEnd: { _ in XCTFail("unexpected end") })
+      XCTAssertTrue(connection.isReading)
+      connection.stopReading()
+      XCTAssertFalse(connection.isReading)
+      let resume = try? LoopTimer(loop: connection.loop)
+      try? resume?.start(afterMilliseconds: 20) {
+        XCTAssertEqual(received, [], "nothing delivered while stopped")
+        do {
+          try connection.resumeReading()
+        } catch {
+          XCTFail("resume failed: \(error)")
+        }
+        resume?.close()
+      }
+      server.close()
+    }
+    connectClient(path: path) { client in
+      client.write([1, 2, 3])
+      try? client.startReading(onData: { _ in }, onEnd: { _ in client.close() })
+    }
+    try runLoop()
+    XCTAssertEqual(received, [1, 2, 3])
     assertCleanShutdown()
   }
 

@@ -4,8 +4,16 @@ import XCTest
 
 /// Large writes, backpressure accounting and write-failure paths.
 final class StreamWriteTests: LoopTestCase {
+  /// A recognizable byte pattern (period 251, so it does not line up with buffer sizes).
   static func pattern(_ count: Int) -> [UInt8] {
-    (0..<count).map { UInt8(truncatingIfNeeded: $0 % 251) }
+    [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+      var value: UInt8 = 0
+      for index in 0..<count {
+        buffer[index] = value
+        value = value == 250 ? 0 : value + 1
+      }
+      initialized = count
+    }
   }
 
   func testLargeWriteArrivesIntactAndDrains() throws {
