@@ -15,6 +15,11 @@ public struct AppState: Sendable {
   /// The app's own wish to be in the foreground; it is in the foreground only while an
   /// `app` connection is also bound to it.
   public var wantsForeground = true
+  /// The options the user granted (`requestAuthorization`); all of alert, sound and
+  /// badge for apps authorized implicitly.
+  public var grantedOptions: [AuthorizationOption] = [.alert, .sound, .badge]
+  /// The simulated user's answer to the next authorization prompt (grant when nil).
+  public var nextAnswer: Bool?
   /// Responses made while no `app` connection existed, oldest first.
   public var queuedResponses: [(NotificationResponse, Instant?)] = []
 

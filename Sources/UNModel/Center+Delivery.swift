@@ -1,7 +1,14 @@
+/// One trigger firing: which request, and the date it was due.
+public struct Firing: Sendable, Hashable {
+  public var app: String
+  public var identifier: String
+  public var date: Instant
+}
+
 extension Center {
   /// The earliest pending date of every app: the one timer the server arms.
   public var nextDeadline: Instant? {
-    var best: Instant?
+    var best = nextResponseDeadline
     for app in apps.values {
       if let d = app.pending.first?.nextDate, best == nil || d < best! { best = d }
     }
@@ -26,9 +33,16 @@ extension Center {
   /// (the manual clock) the clock is set to each fire date first, so callbacks and dates
   /// are those of the moment it fires.  Returns the identifiers, one entry per firing.
   @discardableResult
-  public func fireDue(upTo limit: Instant, movingClock: Bool = false, late: Bool = false) -> [String] {
-    var fired: [String] = []
-    while let (appId, entry) = nextDue(upTo: limit) {
+  public func fireDue(upTo limit: Instant, movingClock: Bool = false, late: Bool = false) -> [Firing] {
+    var fired: [Firing] = []
+    while true {
+      let due = nextDue(upTo: limit)
+      if let expiry = nextResponseDeadline, expiry <= limit, due == nil || expiry <= due!.1.nextDate {
+        if movingClock { clock.set(expiry) }
+        expireResponses(upTo: expiry)
+        continue
+      }
+      guard let (appId, entry) = due else { break }
       if movingClock { clock.set(entry.nextDate) }
       withApp(appId) { app in
         if case .timeInterval(let t)? = entry.request.trigger, t.repeats {
@@ -39,8 +53,11 @@ extension Center {
           app.pending.remove(entry.identifier)
         }
       }
+      var fields: [(String, Event.Value)] = [("identifier", .string(entry.identifier))]
+      if late { fields.append(("late", .bool(true))) }
+      emit(.fired, app: appId, fields)
       deliver(app: appId, entry.request, date: entry.nextDate, late: late)
-      fired.append(entry.identifier)
+      fired.append(Firing(app: appId, identifier: entry.identifier, date: entry.nextDate))
     }
     return fired
   }
@@ -54,14 +71,19 @@ extension Center {
     let target = clock.now.adding(milliseconds: Int64((seconds * 1000).rounded()))
     let fired = fireDue(upTo: target, movingClock: true)
     clock.set(target)
-    return (target, fired)
+    return (target, fired.map(\.identifier))
   }
 
   /// Rules 4 and 5: the notification is presented to a foreground app's connections and
   /// kept in the delivered list unless every connection declined both `list` and `banner`.
   func deliver(app appId: String, _ request: NotificationRequest, date: Instant, late: Bool) {
     let state = app(appId)
-    if state.authorization == .denied || state.authorization == .notDetermined { return }
+    if state.authorization == .denied || state.authorization == .notDetermined {
+      emit(
+        .dropped, app: appId,
+        [("identifier", .string(request.identifier)), ("reason", .string(state.authorization.rawValue))])
+      return
+    }
     deliverySequence += 1
     let category = state.category(request.content.categoryIdentifier)
     let notification = DeliveredNotification(
@@ -69,12 +91,19 @@ extension Center {
     var keep = true
     if state.authorization != .provisional, isForeground(appId) {
       keep = false
-      for session in connections(of: appId) {
+      let targets = connections(of: appId)
+      for session in targets {
         guard let info = sessions[session] else { continue }
         let actions = info.surface.actions(for: category)
         effects.append(.callback(session, .present(notification, actions: actions, presentation: info.presentation)))
         if info.presentation.contains(.list) || info.presentation.contains(.banner) { keep = true }
       }
+      emit(.presented, app: appId, [("identifier", .string(request.identifier)), ("connections", .int(targets.count))])
+    }
+    if keep {
+      var fields: [(String, Event.Value)] = [("identifier", .string(request.identifier))]
+      if state.authorization == .provisional { fields.append(("quiet", .bool(true))) }
+      emit(.delivered, app: appId, fields)
     }
     withApp(appId) { app in
       if let badge = request.content.badge { app.badge = badge }
@@ -107,14 +136,16 @@ extension Center {
   /// Removes delivered notifications (all when `identifiers` is nil); returns how many.
   public func removeDelivered(app appId: String, identifiers: [String]?) -> Int {
     guard apps[appId] != nil else { return 0 }
-    return withApp(appId) { app in
+    let removed: [String] = withApp(appId) { app in
       guard let identifiers else {
         defer { app.delivered.removeAll() }
-        return app.delivered.count
+        return app.delivered.keys.sorted()
       }
-      var removed = 0
-      for id in identifiers where app.delivered.removeValue(forKey: id) != nil { removed += 1 }
-      return removed
+      return identifiers.filter { app.delivered.removeValue(forKey: $0) != nil }
     }
+    if !removed.isEmpty {
+      emit(.removed, app: appId, [("list", .string("delivered")), ("identifiers", .strings(removed))])
+    }
+    return removed.count
   }
 }

@@ -33,6 +33,7 @@ extension Center {
     if state.authorization == .denied || state.authorization == .notDetermined {
       result.warnings.append(
         "not scheduled: the app's authorization is '\(state.authorization.rawValue)'")
+      emit(.dropped, app: appId, [("identifier", .string(request.identifier)), ("reason", .string("authorization"))])
       return result
     }
     let isReplacement = state.pending.contains(request.identifier)
@@ -40,6 +41,7 @@ extension Center {
       withApp(appId) { _ = $0.pending.remove(request.identifier) }
       result.scheduled = true
       result.replaced = isReplacement
+      if isReplacement { emit(.replaced, app: appId, [("identifier", .string(request.identifier))]) }
       deliver(app: appId, request, date: now, late: false)
       return result
     }
@@ -53,10 +55,14 @@ extension Center {
     let entry = PendingRequest(
       request: request, anchor: now, nextDate: interval.nextDate(anchor: now, after: now),
       addedSequence: additionSequence)
-    withApp(appId) { app in
+    let dropped = withApp(appId) { app in
       app.pending.upsert(entry)
-      if configuration.iosLimits { Self.dropLeastRecentlyAdded(&app, keeping: configuration.effectivePendingLimit) }
+      return configuration.iosLimits ? Self.dropLeastRecentlyAdded(&app, keeping: configuration.effectivePendingLimit) : []
     }
+    emit(
+      isReplacement ? .replaced : .scheduled, app: appId,
+      [("identifier", .string(request.identifier)), ("nextTriggerDate", .date(entry.nextDate))])
+    for id in dropped { emit(.dropped, app: appId, [("identifier", .string(id)), ("reason", .string("iosLimits"))]) }
     result.scheduled = true
     result.replaced = isReplacement
     result.nextTriggerDate = entry.nextDate
@@ -64,11 +70,14 @@ extension Center {
   }
 
   /// `--ios-limits`: keeps the most recently added requests (observed iOS 18/26 behaviour).
-  static func dropLeastRecentlyAdded(_ app: inout AppState, keeping limit: Int) {
+  static func dropLeastRecentlyAdded(_ app: inout AppState, keeping limit: Int) -> [String] {
+    var dropped: [String] = []
     while app.pending.count > limit {
-      guard let oldest = app.pending.unordered.min(by: { $0.addedSequence < $1.addedSequence }) else { return }
+      guard let oldest = app.pending.unordered.min(by: { $0.addedSequence < $1.addedSequence }) else { break }
       app.pending.remove(oldest.identifier)
+      dropped.append(oldest.identifier)
     }
+    return dropped
   }
 
   /// Pending requests by next date, then identifier; `after` is the previous page's cursor.
@@ -82,11 +91,16 @@ extension Center {
   /// Removes the given pending requests (all when `identifiers` is nil); returns how many.
   public func removePending(app appId: String, identifiers: [String]?) -> Int {
     guard apps[appId] != nil else { return 0 }
-    return withApp(appId) { app in
-      guard let identifiers else { return app.pending.removeAll() }
-      var removed = 0
-      for id in identifiers where app.pending.remove(id) != nil { removed += 1 }
-      return removed
+    let removed: [String] = withApp(appId) { app in
+      guard let identifiers else {
+        defer { _ = app.pending.removeAll() }
+        return app.pending.unordered.map(\.identifier).sorted()
+      }
+      return identifiers.filter { app.pending.remove($0) != nil }
     }
+    if !removed.isEmpty {
+      emit(.removed, app: appId, [("list", .string("pending")), ("identifiers", .strings(removed))])
+    }
+    return removed.count
   }
 }

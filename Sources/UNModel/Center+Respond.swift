@@ -50,6 +50,12 @@ extension Center {
       app.delivered[identifier] = nil
       if foreground { app.wantsForeground = true }
     }
+    var fields: [(String, Event.Value)] = [
+      ("identifier", .string(identifier)), ("actionIdentifier", .string(actionIdentifier)),
+      ("responseId", .string(response.responseId)),
+    ]
+    if let userText { fields.append(("userText", .string(userText))) }
+    emit(.responded, app: appId, fields)
     guard tellsApp else { return RespondResult(responseId: response.responseId, delivered: false, queued: false) }
     var deadline: Instant?
     if background {
@@ -74,6 +80,18 @@ extension Center {
       throw .notFound(kind: "open response", identifier: responseId)
     }
     openResponses[responseId] = nil
+  }
+
+  /// The earliest background-action deadline still open.
+  var nextResponseDeadline: Instant? { openResponses.values.map(\.deadline).min() }
+
+  /// Background actions not completed by their deadline become `expired` events.
+  func expireResponses(upTo limit: Instant) {
+    let due = openResponses.filter { $0.value.deadline <= limit }.sorted { ($0.value.deadline, $0.key) < ($1.value.deadline, $1.key) }
+    for (id, open) in due {
+      openResponses[id] = nil
+      emit(.expired, app: open.app, [("responseId", .string(id))])
+    }
   }
 
   private static func forbidUserText(_ text: String?, _ action: String) throws(UNError) {

@@ -9,6 +9,8 @@ public struct CenterConfiguration: Sendable {
   public var initialAuthorization = AuthorizationStatus.authorized
   /// How long a background action may run before `completeResponse` (clock time).
   public var backgroundActionMilliseconds: Int64 = 30_000
+  /// Events kept per app for `waitFor`.
+  public var eventHistoryPerApp = 1_000
 
   public init() {}
 
@@ -37,10 +39,19 @@ public final class Center {
   /// Background responses waiting for `completeResponse`, by response id.
   public internal(set) var openResponses: [String: (app: String, deadline: Instant)] = [:]
   public var deviceLocked = false
+  /// Recent events per app, for `waitFor`.
+  public internal(set) var history: EventHistory
 
   public init(clock: any Clock, configuration: CenterConfiguration = CenterConfiguration()) {
     self.clock = clock
     self.configuration = configuration
+    self.history = EventHistory(perApp: configuration.eventHistoryPerApp)
+  }
+
+  /// Records an event at the clock's time and queues it for observers.
+  func emit(_ kind: Event.Kind, app: String, _ fields: [(String, Event.Value)] = []) {
+    let event = history.record(Event(kind, app: app, date: clock.now, fields))
+    effects.append(.event(event))
   }
 
   /// The effects produced since the last call, in the order they must be executed.
@@ -75,6 +86,7 @@ public final class Center {
   public func reset(app appId: String) {
     apps[appId] = nil
     openResponses = openResponses.filter { $0.value.app != appId }
+    history.forget(app: appId)
   }
 }
 

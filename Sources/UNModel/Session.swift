@@ -61,4 +61,6 @@ public enum Callback: Sendable, Hashable {
 /// Something the server must do after a center call: callbacks to connections, in order.
 public enum Effect: Sendable, Hashable {
   case callback(SessionID, Callback)
+  /// A state change for observers (already numbered and kept in the history).
+  case event(Event)
 }

@@ -8,17 +8,21 @@ final class Dispatcher {
   let center: Center
   let configuration: ServerConfiguration
   let log: Log
+  let metrics: Metrics
 
-  init(center: Center, configuration: ServerConfiguration, log: Log) {
+  init(center: Center, configuration: ServerConfiguration, log: Log, metrics: Metrics) {
     self.center = center
     self.configuration = configuration
     self.log = log
+    self.metrics = metrics
   }
 
   /// The outcome of one entry: what to answer, or nil for a notification.
   enum Answer {
     case result(RequestID, JSONValue)
     case error(RequestID, RPCError)
+    /// Answered later by the server (`waitFor`).
+    case deferred(RequestID, WaitRequest)
   }
 
   func handle(_ entry: Incoming.Entry, from client: ClientState) -> Answer? {
@@ -26,23 +30,29 @@ final class Dispatcher {
     case .invalid(let id, let error):
       return .error(id, error)
     case .request(let request):
-      let outcome = run(request, from: client)
+      metrics.requests += 1
+      let deferral = Deferral()
+      let outcome = run(request, from: client, deferral: deferral)
       guard let id = request.id else { return nil }
       switch outcome {
-      case .success(let value): return .result(id, value)
+      case .success(let value):
+        if let wait = deferral.wait { return .deferred(id, wait) }
+        return .result(id, value)
       case .failure(let error): return .error(id, error)
       }
     }
   }
 
-  private func run(_ request: Request, from client: ClientState) -> Result<JSONValue, RPCError> {
+  private func run(_ request: Request, from client: ClientState, deferral: Deferral) -> Result<JSONValue, RPCError> {
     guard let method = MethodTable.byName[request.method] else {
       return .failure(.methodNotFound(request.method))
     }
     if case .array? = request.params {
       return .failure(.invalidParams(field: "params", "must be an object (by name), not an array"))
     }
-    let call = Call(params: request.params, client: client, center: center, configuration: configuration)
+    let call = Call(
+      params: request.params, client: client, center: center, configuration: configuration, metrics: metrics,
+      deferral: deferral)
     do {
       return .success(try method.handle(call))
     } catch {

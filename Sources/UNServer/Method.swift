@@ -14,6 +14,13 @@ final class ClientState {
   let id: SessionID
   var hello: SessionInfo?
   let peer: Peer?
+  /// Set by `watch`: which apps' events this connection receives (nil apps = all).
+  var watching: WatchFilter?
+
+  struct WatchFilter {
+    var apps: Set<String>?
+    func includes(_ app: String) -> Bool { apps?.contains(app) ?? true }
+  }
 
   struct Peer: Sendable, Hashable {
     var pid: Int32
@@ -33,6 +40,8 @@ struct Call {
   let client: ClientState
   let center: Center
   let configuration: ServerConfiguration
+  let metrics: Metrics
+  let deferral: Deferral
 
   /// Reads the params object, refusing fields other than `allowed`.
   func params(allowed: [String]) throws(RPCError) -> Params {
@@ -65,7 +74,8 @@ enum MethodTable {
     Hello.self, Ping.self, RegisterCategories.self, GetCategories.self, ScheduleLocal.self, ListPending.self,
     RemovePending.self, ListDelivered.self, RemoveDelivered.self, Respond.self, CompleteResponse.self,
     SetForeground.self, SetDeviceLocked.self, SetBadgeCount.self, GetBadgeCount.self, AdvanceClock.self,
-    Reset.self, Discover.self,
+    Reset.self, Discover.self, RequestAuthorization.self, GetNotificationSettings.self, SetAuthorization.self,
+    Watch.self, WaitFor.self, Stats.self,
   ]
 
   static let byName: [String: any Method.Type] = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })

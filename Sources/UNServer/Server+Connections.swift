@@ -17,6 +17,8 @@ extension Server {
     let client = ClientConnection(
       stream: stream, state: ClientState(id: id, peer: peer), maxMessageBytes: configuration.maxMessageBytes)
     clients[id] = client
+    metrics.connections = clients.count
+    metrics.connectionsAccepted += 1
     log.debug(
       "connected",
       ["conn": "\(id)", "pid": peer.map { "\($0.pid)" } ?? "-", "uid": peer.map { "\($0.uid)" } ?? "-"])
@@ -61,11 +63,21 @@ extension Server {
     case .single(let entry):
       let answer = dispatcher.handle(entry, from: client.state)
       routeEffects()
-      if let answer { queueAnswer(answer, to: client) }
+      switch answer {
+      case nil: break
+      case .deferred(let id, let wait)?: startWait(wait, id: id, for: client)
+      case let answer?: queueAnswer(answer, to: client)
+      }
     case .batch(let entries):
       var answers: [Dispatcher.Answer] = []
       for entry in entries {
-        if let answer = dispatcher.handle(entry, from: client.state) { answers.append(answer) }
+        switch dispatcher.handle(entry, from: client.state) {
+        case nil: break
+        // A batch is answered as one array, so a wait inside it cannot be left open:
+        // it is answered at once with no event.
+        case .deferred(let id, _)?: answers.append(.result(id, .object(["event": .null])))
+        case let answer?: answers.append(answer)
+        }
         routeEffects()
       }
       if !answers.isEmpty { queueBatch(answers, to: client) }
@@ -79,6 +91,7 @@ extension Server {
     client.closing = true
     client.stream.stopReading()
     center.detach(client.state.id)
+    cancelWaits(of: client)
     markDirty(client)
   }
 
@@ -86,13 +99,16 @@ extension Server {
   func drop(_ client: ClientConnection) {
     client.closing = true
     center.detach(client.state.id)
+    cancelWaits(of: client)
     clients[client.state.id] = nil
+    metrics.connections = clients.count
     client.stream.close()
   }
 
   /// After its last flush: shut the write side down once queued writes are sent, then close.
   func finishClosing(_ client: ClientConnection) {
     clients[client.state.id] = nil
+    metrics.connections = clients.count
     do {
       try client.stream.shutdown { [stream = client.stream] _ in stream.close() }
     } catch {

@@ -26,6 +26,7 @@ extension Server {
     switch answer {
     case .result(let id, let value): RPCEncoder.appendResult(id: id, result: value, to: &buffer)
     case .error(let id, let error): RPCEncoder.appendError(id: id, error: error, to: &buffer)
+    case .deferred: assertionFailure("a deferred answer is not encoded")
     }
   }
 
@@ -41,12 +42,20 @@ extension Server {
       case .callback(let session, let callback):
         guard let client = clients[session], !client.closing else { continue }
         let (method, params) = ModelEncoding.callback(callback)
-        scratch.removeAll(keepingCapacity: true)
-        RPCEncoder.appendNotification(method: method, params: params, to: &scratch)
-        client.hasCallbacks = true
-        frame(to: client)
+        var bytes: [UInt8] = []
+        RPCEncoder.appendNotification(method: method, params: params, to: &bytes)
+        queueCallback(bytes, to: client)
+      case .event(let event):
+        publish(event)
       }
     }
+  }
+
+  /// Queues an encoded callback; such connections are flushed first.
+  func queueCallback(_ message: [UInt8], to client: ClientConnection) {
+    message.withUnsafeBytes { Framer.appendFrame($0, framing: client.framing ?? .newlineDelimited, to: &client.output) }
+    client.hasCallbacks = true
+    markDirty(client)
   }
 
   func markDirty(_ client: ClientConnection) {
@@ -97,6 +106,7 @@ extension Server {
       return
     }
     let delay = max(0, deadline.milliseconds - center.clock.now.milliseconds)
+    loop.updateTime()
     do {
       try timer.start(afterMilliseconds: UInt64(delay)) { [unowned self] in self.timerFired() }
     } catch {
@@ -106,8 +116,12 @@ extension Server {
 
   private func timerFired() {
     armedDeadline = nil
-    let fired = center.fireDue(upTo: center.clock.now)
-    if !fired.isEmpty { log.debug("fired", ["count": "\(fired.count)"]) }
+    let now = center.clock.now
+    let fired = center.fireDue(upTo: now)
+    for firing in fired {
+      metrics.recordLateness(milliseconds: now.milliseconds - firing.date.milliseconds)
+      log.debug("fired", ["app": firing.app, "id": firing.identifier, "date": firing.date.rfc3339])
+    }
     routeEffects()
   }
 }

@@ -16,6 +16,8 @@ public final class Server {
   var listener: PipeServer?
   var clients: [SessionID: ClientConnection] = [:]
   var dirty: [ClientConnection] = []
+  var waits: [PendingWait] = []
+  let metrics = Metrics()
   var nextSessionID: SessionID = 1
   let timer: LoopTimer
   let check: LoopCheck
@@ -35,7 +37,7 @@ public final class Server {
     case .manual(let start): clock = ManualClock(start ?? SystemClock().now)
     }
     center = Center(clock: clock, configuration: configuration.center)
-    dispatcher = Dispatcher(center: center, configuration: configuration, log: log)
+    dispatcher = Dispatcher(center: center, configuration: configuration, log: log, metrics: metrics)
     socketPath = SocketPath.resolve(explicit: configuration.socketPath, environment: environment, uid: getuid())
     loop = try EventLoop()
     timer = try LoopTimer(loop: loop)
@@ -52,8 +54,6 @@ public final class Server {
         try watcher.start(signal: signal) { [unowned self] sig in self.stop(signal: sig) }
         signals.append(watcher)
       }
-      // SIGPIPE would kill the daemon when a client vanishes mid-write; errors are handled instead.
-      Foundation.signal(SIGPIPE, SIG_IGN)
     } catch {
       log.error("startup_failed", ["socket": socketPath, "error": "\(error)"])
       try? loop.closeAllHandlesAndClose()
@@ -98,6 +98,8 @@ public final class Server {
     listener = nil
     unlink(socketPath)
     timer.close()
+    for wait in waits { wait.timer.close() }
+    waits.removeAll()
     for signal in signals { signal.close() }
     for client in clients.values { beginClosing(client) }
     flushAll()

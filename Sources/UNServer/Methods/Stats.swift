@@ -1,0 +1,50 @@
+import JSONRPC
+import UNModel
+
+/// `stats`: counts, connections, queues and the fire-lateness histogram.
+enum Stats: Method {
+  static let name = "stats"
+
+  static func handle(_ call: Call) throws(RPCError) -> JSONValue {
+    _ = try call.params(allowed: [])
+    let center = call.center
+    var pending = 0
+    var delivered = 0
+    var queued = 0
+    for app in center.apps.values {
+      pending += app.pending.count
+      delivered += app.delivered.count
+      queued += app.queuedResponses.count
+    }
+    let m = call.metrics
+    var buckets: [JSONMember] = []
+    for (i, bound) in Metrics.latenessBounds.enumerated() {
+      buckets.append(JSONMember("le\(bound)ms", .int(m.latenessCounts[i])))
+    }
+    buckets.append(JSONMember("gt\(Metrics.latenessBounds.last!)ms", .int(m.latenessCounts.last!)))
+    return .object([
+      "now": ModelEncoding.date(center.clock.now),
+      "clock": .string(center.clock.isManual ? "manual" : "real"),
+      "apps": .int(center.apps.count),
+      "pending": .int(pending),
+      "delivered": .int(delivered),
+      "queuedResponses": .int(queued),
+      "openResponses": .int(center.openResponses.count),
+      "events": .int(Int(center.history.lastSequence)),
+      "connections": .int(m.connections),
+      "connectionsAccepted": .int(m.connectionsAccepted),
+      "requests": .int(m.requests),
+      "waiting": .int(m.waits),
+      "fireLateness": .object([
+        "firings": .int(m.firings), "maxMs": .int(Int(m.latenessMax)), "buckets": .object(buckets),
+      ]),
+      "limits": .object([
+        "maxMessageBytes": .int(call.configuration.maxMessageBytes),
+        "maxPendingPerApp": .int(center.configuration.effectivePendingLimit),
+        "maxCategoriesPerApp": .int(center.configuration.maxCategoriesPerApp),
+        "maxActionsPerCategory": .int(center.configuration.maxActionsPerCategory),
+        "eventHistoryPerApp": .int(center.configuration.eventHistoryPerApp),
+      ]),
+    ])
+  }
+}
