@@ -11,6 +11,7 @@ let usage = """
     call METHOD [PARAMS_JSON|-]   send one JSON-RPC request (params from the argument,
                                   or from standard input with -) and print the result
     ping                          check that the daemon answers
+    run [--junit F] SCENARIO...   run scenario files (a private daemon each, or --socket)
 
   options:
     --socket PATH   the daemon's socket (default: $UNCENTER_SOCKET, else
@@ -88,6 +89,9 @@ case "call":
   run(method, params)
 case "ping":
   run("ping", nil)
+case "run":
+  // Scenarios start their own daemon unless --socket names one.
+  exit(RunCommand.main(Array(args), socket: socketOption))
 default:
   fail("unknown command '\(command)'\n\(usage)", 2)
 }
