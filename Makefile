@@ -39,9 +39,13 @@ release: deps
 run: release
 	.build/release/uncenterd $(ARGS)
 
+# The shared example scenarios live beside the repository when it is checked out for CI.
+SHARED_SCENARIOS := $(wildcard ../shared/scenarios/*.json)
+
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	.build/debug/unctl run Tests/Scenarios/*.json $(SHARED_SCENARIOS)
 
 bench-json: deps
 	$(SWIFT) build -c release --product JSONBench
