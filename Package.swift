@@ -28,6 +28,8 @@ let package = Package(
     // Clients: the connection used by unctl, tests and the UserNotifications-shaped API.
     .target(name: "UNCenterClient", dependencies: ["JSONRPC"]),
     .executableTarget(name: "unctl", dependencies: ["UNCenterClient", "JSONRPC"]),
+    // The Polish seed's AppDelegate, ported to UNCenterClient almost line for line.
+    .executableTarget(name: "PolishChatExample", dependencies: ["UNCenterClient"], path: "Examples/PolishChat"),
     // Micro-benchmark: parse + encode of a typical request.
     .executableTarget(name: "JSONBench", dependencies: ["JSONRPC"]),
 
@@ -35,6 +37,8 @@ let package = Package(
     .testTarget(name: "UNModelTests", dependencies: ["UNModel"]),
     .testTarget(name: "UVLoopTests", dependencies: ["UVLoop"]),
     .testTarget(name: "UNServerTests", dependencies: ["UNServer", "JSONRPC", "UNModel"]),
-    .testTarget(name: "EndToEndTests", dependencies: ["JSONRPC", "UNCenterClient", "uncenterd", "unctl"]),
+    .testTarget(name: "UNCenterClientTests", dependencies: ["UNCenterClient", "JSONRPC"]),
+    .testTarget(name: "unctlTests", dependencies: ["JSONRPC", "UNCenterClient", "unctl", "uncenterd"]),
+    .testTarget(name: "EndToEndTests", dependencies: ["JSONRPC", "UNCenterClient", "uncenterd", "unctl", "PolishChatExample"]),
   ]
 )

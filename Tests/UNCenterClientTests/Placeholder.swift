@@ -1,0 +1,5 @@
+import XCTest
+
+final class UNCenterClientTestsPlaceholder: XCTestCase {
+  func testPlaceholder() {}
+}

@@ -1,0 +1,5 @@
+import XCTest
+
+final class unctlTestsPlaceholder: XCTestCase {
+  func testPlaceholder() {}
+}
