@@ -64,7 +64,7 @@ final class DeliveryTests: XCTestCase {
     center.attach(1, SessionInfo(role: .app, appId: "a"), foreground: false)
     _ = try center.schedule(app: "a", request("m", content(badge: 5), interval(1)))
     _ = try center.advanceClock(seconds: 1)
-    XCTAssertTrue(center.takeEffects().isEmpty)
+    XCTAssertTrue(callbacks(center.takeEffects()).isEmpty)
     XCTAssertNotNil(center.app("a").delivered["m"])
     XCTAssertEqual(center.app("a").badge, 5)
     center.setForeground(app: "a", true)

@@ -41,10 +41,17 @@ func request(_ id: String, _ c: Content = content(), _ trigger: Trigger? = nil) 
 
 /// The callbacks in an effect list, by session.
 func callbacks(_ effects: [Effect]) -> [(SessionID, Callback)] {
-  effects.map { effect in
-    switch effect {
-    case .callback(let s, let c): (s, c)
-    }
+  effects.compactMap { effect in
+    if case .callback(let s, let c) = effect { return (s, c) }
+    return nil
+  }
+}
+
+/// The events in an effect list.
+func events(_ effects: [Effect]) -> [Event] {
+  effects.compactMap { effect in
+    if case .event(let e) = effect { return e }
+    return nil
   }
 }
 

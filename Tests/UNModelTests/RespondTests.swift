@@ -86,7 +86,7 @@ final class RespondTests: XCTestCase {
       app: "a", identifier: "m2", actionIdentifier: SystemAction.dismissAction, userText: nil, authenticated: false)
     XCTAssertFalse(silent.delivered)
     XCTAssertFalse(silent.queued)
-    XCTAssertTrue(center.takeEffects().isEmpty)
+    XCTAssertTrue(callbacks(center.takeEffects()).isEmpty)
     XCTAssertNil(center.app("a").delivered["m2"], "dismissed notifications are removed")
   }
 
