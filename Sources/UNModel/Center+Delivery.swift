@@ -8,7 +8,7 @@ public struct Firing: Sendable, Hashable {
 extension Center {
   /// The earliest pending date of every app: the one timer the server arms.
   public var nextDeadline: Instant? {
-    var best = nextResponseDeadline
+    var best = agenda.nextDate
     for app in apps.values {
       if let d = app.pending.first?.nextDate, best == nil || d < best! { best = d }
     }
@@ -37,9 +37,11 @@ extension Center {
     var fired: [Firing] = []
     while true {
       let due = nextDue(upTo: limit)
-      if let expiry = nextResponseDeadline, expiry <= limit, due == nil || expiry <= due!.1.nextDate {
-        if movingClock { clock.set(expiry) }
-        expireResponses(upTo: expiry)
+      if let date = agenda.nextDate, date <= limit, due == nil || date <= due!.1.nextDate,
+        let (at, item) = agenda.popDue(upTo: limit)
+      {
+        if movingClock { clock.set(at) }
+        perform(item)
         continue
       }
       guard let (appId, entry) = due else { break }
@@ -105,6 +107,7 @@ extension Center {
       if state.authorization == .provisional { fields.append(("quiet", .bool(true))) }
       emit(.delivered, app: appId, fields)
     }
+    notifyExpandedExtension(app: appId, notification)
     withApp(appId) { app in
       if let badge = request.content.badge { app.badge = badge }
       if keep {

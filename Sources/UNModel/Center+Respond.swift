@@ -1,8 +1,21 @@
-/// What `respond` reports: whether the app got `receive` now, or it was queued.
+/// What `respond` reports: whether the app got `receive` now, or it was queued, or the
+/// response went to the content extension first.
 public struct RespondResult: Sendable, Hashable {
   public var responseId: String
   public var delivered: Bool
   public var queued: Bool
+  /// The notification was expanded with a content extension: it decides first.
+  public var toExtension = false
+}
+
+/// A validated response and what it does (rule 7), before anyone is told.
+public struct PreparedResponse: Sendable, Hashable {
+  public var response: NotificationResponse
+  /// False for a dismiss without `customDismissAction`.
+  public var tellsApp: Bool
+  public var foreground: Bool
+  /// An action without `.foreground`: the app has 30 s to `completeResponse`.
+  public var background: Bool
 }
 
 extension Center {
@@ -11,6 +24,27 @@ extension Center {
     app appId: String, identifier: String, actionIdentifier: String, userText: String?,
     authenticated: Bool
   ) throws(UNError) -> RespondResult {
+    let prepared = try prepareResponse(
+      app: appId, identifier: identifier, actionIdentifier: actionIdentifier, userText: userText,
+      authenticated: authenticated)
+    var fields: [(String, Event.Value)] = [
+      ("identifier", .string(identifier)), ("actionIdentifier", .string(actionIdentifier)),
+      ("responseId", .string(prepared.response.responseId)),
+    ]
+    if let userText { fields.append(("userText", .string(userText))) }
+    if let session = expandedExtension(app: appId, identifier: identifier) {
+      fields.append(("toExtension", .bool(true)))
+      emit(.responded, app: appId, fields)
+      sendToContentExtension(prepared, app: appId, session: session)
+      return RespondResult(responseId: prepared.response.responseId, delivered: false, queued: false, toExtension: true)
+    }
+    emit(.responded, app: appId, fields)
+    return complete(prepared, app: appId, dismiss: true)
+  }
+
+  func prepareResponse(
+    app appId: String, identifier: String, actionIdentifier: String, userText: String?, authenticated: Bool
+  ) throws(UNError) -> PreparedResponse {
     guard let notification = apps[appId]?.delivered[identifier] else {
       throw .notFound(kind: "delivered notification", identifier: identifier)
     }
@@ -46,21 +80,26 @@ extension Center {
     let response = NotificationResponse(
       responseId: "resp-\(responseCounter)", actionIdentifier: actionIdentifier, userText: userText,
       notification: notification)
+    return PreparedResponse(response: response, tellsApp: tellsApp, foreground: foreground, background: background)
+  }
+
+  /// Removes the notification (when `dismiss`) and tells the app: `receive` to its
+  /// connections, or queued until one says hello.
+  func complete(_ prepared: PreparedResponse, app appId: String, dismiss: Bool) -> RespondResult {
+    let response = prepared.response
     withApp(appId) { app in
-      app.delivered[identifier] = nil
-      if foreground { app.wantsForeground = true }
+      if dismiss {
+        app.delivered[response.notification.identifier] = nil
+        if app.expanded == response.notification.identifier { app.expanded = nil }
+      }
+      if prepared.foreground { app.wantsForeground = true }
     }
-    var fields: [(String, Event.Value)] = [
-      ("identifier", .string(identifier)), ("actionIdentifier", .string(actionIdentifier)),
-      ("responseId", .string(response.responseId)),
-    ]
-    if let userText { fields.append(("userText", .string(userText))) }
-    emit(.responded, app: appId, fields)
-    guard tellsApp else { return RespondResult(responseId: response.responseId, delivered: false, queued: false) }
+    guard prepared.tellsApp else { return RespondResult(responseId: response.responseId, delivered: false, queued: false) }
     var deadline: Instant?
-    if background {
+    if prepared.background {
       let d = clock.now.adding(milliseconds: configuration.backgroundActionMilliseconds)
       openResponses[response.responseId] = (appId, d)
+      agenda.add(.responseDeadline(responseId: response.responseId), at: d)
       deadline = d
     }
     let targets = connections(of: appId)
@@ -80,18 +119,13 @@ extension Center {
       throw .notFound(kind: "open response", identifier: responseId)
     }
     openResponses[responseId] = nil
+    agenda.remove(.responseDeadline(responseId: responseId))
   }
 
-  /// The earliest background-action deadline still open.
-  var nextResponseDeadline: Instant? { openResponses.values.map(\.deadline).min() }
-
-  /// Background actions not completed by their deadline become `expired` events.
-  func expireResponses(upTo limit: Instant) {
-    let due = openResponses.filter { $0.value.deadline <= limit }.sorted { ($0.value.deadline, $0.key) < ($1.value.deadline, $1.key) }
-    for (id, open) in due {
-      openResponses[id] = nil
-      emit(.expired, app: open.app, [("responseId", .string(id))])
-    }
+  /// A background action not completed by its deadline becomes an `expired` event.
+  func expireResponse(_ responseId: String) {
+    guard let open = openResponses.removeValue(forKey: responseId) else { return }
+    emit(.expired, app: open.app, [("responseId", .string(responseId))])
   }
 
   private static func forbidUserText(_ text: String?, _ action: String) throws(UNError) {

@@ -9,6 +9,8 @@ public struct CenterConfiguration: Sendable {
   public var initialAuthorization = AuthorizationStatus.authorized
   /// How long a background action may run before `completeResponse` (clock time).
   public var backgroundActionMilliseconds: Int64 = 30_000
+  /// How long an extension may take (service: `completeContent`; content: its response).
+  public var extensionMilliseconds: Int64 = 30_000
   /// Events kept per app for `waitFor`.
   public var eventHistoryPerApp = 1_000
 
@@ -38,6 +40,14 @@ public final class Center {
   var responseCounter: UInt64 = 0
   /// Background responses waiting for `completeResponse`, by response id.
   public internal(set) var openResponses: [String: (app: String, deadline: Instant)] = [:]
+  /// Deadlines of background actions and extensions.
+  public internal(set) var agenda = Agenda()
+  var pushCounter: UInt64 = 0
+  var modificationCounter: UInt64 = 0
+  /// Pushes waiting for a service extension, by request id.
+  public internal(set) var pendingModifications: [String: PendingModification] = [:]
+  /// Responses waiting for a content extension, by response id.
+  public internal(set) var pendingExtensionResponses: [String: PendingExtensionResponse] = [:]
   public var deviceLocked = false
   /// Recent events per app, for `waitFor`.
   public internal(set) var history: EventHistory
@@ -113,6 +123,7 @@ extension Center {
   /// Unbinds a connection (closed, or a new `hello`).
   public func detach(_ session: SessionID) {
     guard let info = sessions.removeValue(forKey: session) else { return }
+    if info.role == .serviceExtension { releaseModifications(of: session) }
     if info.role == .app, let appId = info.appId {
       appSessions[appId]?.removeAll { $0 == session }
       if appSessions[appId]?.isEmpty == true { appSessions[appId] = nil }

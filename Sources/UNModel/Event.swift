@@ -2,6 +2,8 @@
 public struct Event: Sendable, Hashable {
   public enum Kind: String, Sendable, CaseIterable {
     case scheduled, replaced, fired, presented, delivered, dropped, responded, expired, removed, authorization
+    // Remote payloads and extensions (SPEC §7).
+    case pushed, remote, modifying, modified, expanded, collapsed, interaction, extensionResponse
   }
 
   /// Position in the daemon's event order (starts at 1); `waitFor {since}` counts on it.

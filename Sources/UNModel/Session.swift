@@ -31,12 +31,30 @@ public enum Surface: String, Sendable, CaseIterable {
   }
 }
 
+/// What a content extension declared in `hello` (its Info.plist, on iOS).
+public struct ContentExtensionInfo: Sendable, Hashable {
+  /// `UNNotificationExtensionCategory`: the categories whose notifications it shows.
+  public var categories: [String]
+  /// `UNNotificationExtensionUserInteractionEnabled`.
+  public var userInteractionEnabled: Bool
+  /// `UNNotificationExtensionDefaultContentHidden`.
+  public var defaultContentHidden: Bool
+
+  public init(categories: [String], userInteractionEnabled: Bool = false, defaultContentHidden: Bool = false) {
+    self.categories = categories
+    self.userInteractionEnabled = userInteractionEnabled
+    self.defaultContentHidden = defaultContentHidden
+  }
+}
+
 /// One connection's `hello`.
 public struct SessionInfo: Sendable, Hashable {
   public var role: Role
   public var appId: String?
   public var presentation: [PresentationOption]
   public var surface: Surface
+  /// Set for the `contentExtension` role.
+  public var contentExtension: ContentExtensionInfo?
 
   public init(
     role: Role, appId: String?, presentation: [PresentationOption] = PresentationOption.allCases,
@@ -56,6 +74,18 @@ public enum Callback: Sendable, Hashable {
   case present(DeliveredNotification, actions: [Action], presentation: [PresentationOption])
   /// `didReceive`; `deadline` for background actions only.
   case receive(NotificationResponse, deadline: Instant?)
+  /// A silent push (`content-available`) for the app.
+  case remote(payload: JSONText)
+  /// To the service extension: modify this request's content before it is shown.
+  case modifyContent(requestId: String, request: NotificationRequest, deadline: Instant)
+  /// To the service extension: its time is up; one more second before the original is shown.
+  case serviceTimeWillExpire(requestId: String)
+  /// To the content extension: show this notification (expanded, or a new one arrived).
+  case didReceive(DeliveredNotification)
+  /// To the content extension: the user chose an action while it was showing.
+  case didReceiveResponse(responseId: String, response: NotificationResponse)
+  /// To the content extension: a control in its custom view was used.
+  case interaction(identifier: String, control: String, value: JSONText)
 }
 
 /// Something the server must do after a center call: callbacks to connections, in order.
