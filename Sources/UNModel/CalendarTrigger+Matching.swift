@@ -21,17 +21,18 @@ struct CalendarPattern: Sendable, Hashable {
   static let endDay = CivilDate.days(year: 10_000, month: 1, day: 1)
 
   init(_ c: CalendarTrigger.Components) {
-    // The smallest specified unit: 0 year, 1 month, 2 day or weekday, 3 hour, 4 minute, 5 second.
-    let smallest =
-      c.second != nil ? 5 : c.minute != nil ? 4 : c.hour != nil ? 3
-      : (c.day != nil || c.weekday != nil) ? 2 : c.month != nil ? 1 : 0
+    // The largest specified unit: 0 year, 1 month, 2 day or weekday, 3 hour, 4 minute,
+    // 5 second.  Unspecified units smaller than it take their minimum; larger ones are free.
+    let largest =
+      c.year != nil ? 0 : c.month != nil ? 1 : (c.day != nil || c.weekday != nil) ? 2
+      : c.hour != nil ? 3 : c.minute != nil ? 4 : 5
     year = c.year.map(Int64.init)
-    month = c.month.map(Int64.init) ?? (smallest < 1 ? 1 : nil)
-    day = c.day.map(Int64.init) ?? (c.weekday == nil && smallest < 2 ? 1 : nil)
+    month = c.month.map(Int64.init) ?? (largest < 1 ? 1 : nil)
+    day = c.day.map(Int64.init) ?? (c.weekday == nil && largest < 2 ? 1 : nil)
     weekday = c.weekday.map(Int64.init)
     func values(_ v: Int?, unit: Int, count: Int64) -> [Int64] {
       if let v { return [Int64(v)] }
-      return unit < smallest ? Array(0..<count) : [0]
+      return unit < largest ? Array(0..<count) : [0]
     }
     hours = values(c.hour, unit: 3, count: 24)
     minutes = values(c.minute, unit: 4, count: 60)

@@ -6,11 +6,14 @@ import Foundation
 /// Matching follows `Calendar.nextDate(after:matching:matchingPolicy: .nextTime,
 /// repeatedTimePolicy: .first)` in the proleptic Gregorian calendar:
 ///
-/// - Unspecified components smaller than the smallest specified one take their minimum
-///   (`{hour: 9}` is 09:00:00 every day, `{minute: 30}` is hh:30:00 every hour,
-///   `{month: 3}` is March 1 00:00:00, `{weekday: 2, hour: 8}` is Mondays 08:00:00).
-///   Unspecified components larger than it, or between specified ones, are free
-///   (`{month: 3, hour: 9}` is every day of March at 09:00:00).
+/// - Unspecified components smaller than the largest specified one take their minimum;
+///   larger ones are free.  `{hour: 9}` is 09:00:00 every day, `{minute: 30}` is hh:30:00
+///   every hour, `{month: 3}` is March 1 00:00:00, `{month: 3, hour: 9}` is March 1
+///   09:00:00, `{year: 2027, hour: 9}` is 2027-01-01 09:00:00.  A weekday fills the day's
+///   place: `{weekday: 2, hour: 8}` is Mondays 08:00:00, `{month: 3, weekday: 2}` every
+///   Monday of March at 00:00:00.
+/// - A date that a year does not have is skipped, not moved: `{month: 2, day: 29}` fires
+///   in leap years only, `{day: 31}` in months of 31 days only.
 /// - A local time that does not exist (a spring-forward gap) is read with the offset in
 ///   effect before the gap, so it fires the gap's length later on the wall clock: 02:30
 ///   on a day that jumps from 02:00 to 03:00 fires at 03:30.
