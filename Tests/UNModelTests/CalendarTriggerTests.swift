@@ -119,7 +119,8 @@ final class CalendarTriggerTests: XCTestCase {
     XCTAssertEqual(next(newYear, "2027-01-01T00:00:00Z"), "2028-01-01T00:00:00.000Z")
     XCTAssertEqual(next(cal(C(hour: 23, minute: 59, second: 59)), "2026-12-31T23:59:59Z"), "2027-01-01T23:59:59.000Z")
     let tokyoMidnight = cal(C(hour: 0), "Asia/Tokyo")
-    XCTAssertEqual(next(tokyoMidnight, "2026-12-31T14:59:59Z"), "2026-12-31T15:00:00.000Z", "2027 starts early in Tokyo")
+    XCTAssertEqual(
+      next(tokyoMidnight, "2026-12-31T14:59:59Z"), "2026-12-31T15:00:00.000Z", "2027 starts early in Tokyo")
     let lastDay = cal(C(month: 12, day: 31, hour: 23, minute: 30), "America/Los_Angeles")
     XCTAssertEqual(next(lastDay, "2026-06-01T00:00:00Z"), "2027-01-01T07:30:00.000Z", "local Dec 31 is UTC Jan 1")
     XCTAssertEqual(next(cal(C(year: 9999, month: 12, day: 31)), "9999-12-31T00:00:00Z"), "nil", "the end of time")
@@ -271,7 +272,8 @@ final class CalendarTriggerTests: XCTestCase {
         "2026-03-29T01:30:00.000Z",  // 02:30 read as CET = 03:30 CEST
         "2026-03-30T00:30:00.000Z",  // 02:30 CEST
       ])
-    XCTAssertEqual(next(cal(C(hour: 3, minute: 30), "Europe/Berlin"), "2026-03-29T00:00:00Z"), "2026-03-29T01:30:00.000Z")
+    let halfPastThree = cal(C(hour: 3, minute: 30), "Europe/Berlin")
+    XCTAssertEqual(next(halfPastThree, "2026-03-29T00:00:00Z"), "2026-03-29T01:30:00.000Z", "the real 03:30 CEST")
   }
 
   func testBerlinFallBack() {
@@ -294,7 +296,10 @@ final class CalendarTriggerTests: XCTestCase {
 
   func testUpcomingDatesAreStrictlyIncreasing() {
     for zone in ["UTC", "America/New_York", "Europe/Berlin", "Australia/Lord_Howe", "Asia/Tokyo"] {
-      for c in [C(minute: 30), C(hour: 1, minute: 30), C(hour: 2, minute: 30), C(minute: 0, second: 0), C(hour: 2, weekday: 1)] {
+      let patterns = [
+        C(minute: 30), C(hour: 1, minute: 30), C(hour: 2, minute: 30), C(minute: 0, second: 0), C(hour: 2, weekday: 1),
+      ]
+      for c in patterns {
         let dates = cal(c, zone).upcomingDates(after: at("2026-01-01T00:00:00Z"), count: 400)
         XCTAssertEqual(dates.count, 400, "\(zone) \(c)")
         for (a, b) in zip(dates, dates.dropFirst()) {
@@ -325,5 +330,54 @@ final class CalendarTriggerTests: XCTestCase {
     for _ in 0..<2000 { cursor = t.nextDate(after: cursor)! }
     let perCall = Date().timeIntervalSince(started) / 2000
     XCTAssertLessThan(perCall, 0.001, "\(perCall * 1e6) µs per call")
+  }
+
+  // MARK: Cross-check
+
+  /// Away from offset changes, for days every month has and without weekdays, the trigger
+  /// agrees with Foundation's `Calendar.nextDate(.nextTime, .first)` on seeded random cases.
+  /// (Foundation leaves the hour and minute free under a weekday, `{weekday: 4, second: 13}`
+  /// matching every minute of Wednesdays, and restarts weekday searches at a month's start;
+  /// the trigger treats a weekday like a day.)
+  func testAgreesWithFoundationAwayFromTransitions() {
+    var rng = SplitMix(seed: 0x5EED_CA1E)
+    let zones = ["UTC", "America/New_York", "Europe/Berlin", "Asia/Kolkata", "Australia/Sydney", "Pacific/Chatham"]
+    var compared = 0
+    for _ in 0..<600 {
+      let zoneName = zones[Int(rng.next() % UInt64(zones.count))]
+      let zone = TimeZone(identifier: zoneName)!
+      func maybe(_ n: UInt64, _ base: Int = 0) -> Int? { rng.next() % 2 == 0 ? nil : Int(rng.next() % n) + base }
+      var c = C(month: maybe(12, 1), day: maybe(28, 1), hour: maybe(24), minute: maybe(60), second: maybe(60))
+      if c.isEmpty { c.hour = 9 }
+      let after = Instant(milliseconds: 1_767_225_600_000 + Int64(rng.next() % (3 * 365 * 86_400)) * 1000)
+      let ours = cal(c, zoneName).nextDate(after: after)!
+      var calendar = Calendar(identifier: .gregorian)
+      calendar.timeZone = zone
+      var dc = DateComponents()
+      (dc.month, dc.day, dc.hour, dc.minute, dc.second) = (c.month, c.day, c.hour, c.minute, c.second)
+      let theirs = calendar.nextDate(
+        after: Date(timeIntervalSince1970: Double(after.milliseconds) / 1000), matching: dc,
+        matchingPolicy: .nextTime, repeatedTimePolicy: .first)!
+      // Skip cases with an offset change between the start and either answer (plus a day).
+      let start = Date(timeIntervalSince1970: Double(after.milliseconds) / 1000 - 86_400)
+      let end = max(theirs, Date(timeIntervalSince1970: Double(ours.milliseconds) / 1000)).addingTimeInterval(86_400)
+      if let change = zone.nextDaylightSavingTimeTransition(after: start), change < end { continue }
+      compared += 1
+      XCTAssertEqual(ours.milliseconds, Int64(theirs.timeIntervalSince1970 * 1000), "\(zoneName) \(c) after \(after)")
+    }
+    XCTAssertGreaterThan(compared, 100)
+  }
+}
+
+/// A small deterministic generator (SplitMix64).
+private struct SplitMix {
+  var state: UInt64
+  init(seed: UInt64) { state = seed }
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
   }
 }
