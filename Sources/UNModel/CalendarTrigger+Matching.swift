@@ -117,8 +117,8 @@ struct CalendarPattern: Sendable, Hashable {
 
 /// Maps local seconds to instants in one zone, from `TimeZone.secondsFromGMT(for:)`.
 ///
-/// Assumes at most one offset change within any 36 hours, which holds for every zone in
-/// the tz database since standard time was adopted.
+/// Assumes at most one offset change within 36 hours of any instant, as in all current
+/// zones; around two closer changes a skipped or repeated time may resolve to either side.
 struct ZoneResolver {
   let zone: TimeZone
 

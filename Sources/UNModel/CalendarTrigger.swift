@@ -3,8 +3,8 @@ import Foundation
 /// `UNCalendarNotificationTrigger`: fires when the local date-time in one time zone
 /// matches every given component.
 ///
-/// Matching follows `Calendar.nextDate(after:matching:matchingPolicy: .nextTime,
-/// repeatedTimePolicy: .first)` in the proleptic Gregorian calendar:
+/// Matching is modelled on `Calendar.nextDate(after:matching:matchingPolicy: .nextTime,
+/// repeatedTimePolicy: .first)` in the proleptic Gregorian calendar, with these rules:
 ///
 /// - Unspecified components smaller than the largest specified one take their minimum;
 ///   larger ones are free.  `{hour: 9}` is 09:00:00 every day, `{minute: 30}` is hh:30:00
