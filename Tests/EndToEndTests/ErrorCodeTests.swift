@@ -63,6 +63,10 @@ final class ErrorCodeTests: EndToEndTestCase {
     try assertInvalidParams(
       c.call("registerCategories", J(#"{"categories":[{"identifier":"a","actions":[{"identifier":"x","title":"X","options":["loud"]}]}]}"#)),
       field: "categories[0].actions[0].options[0]")
+    let fresh = try d.connect()
+    try assertInvalidParams(fresh.call("hello", J(#"{"role":"app"}"#)), field: "appId", problemContains: "required")
+    try assertInvalidParams(fresh.call("hello", J(#"{"appId":"a","role":"admin"}"#)), field: "role")
+    try assertInvalidParams(fresh.call("hello", J(#"{"appId":"a","presentation":["banner","banner"]}"#)), field: "presentation[1]")
     // Nothing was registered by the refused calls.
     assertJSON(try ok(c.call("getCategories")), #"{"categories":[]}"#)
   }

@@ -117,6 +117,19 @@ final class RobustnessTests: EndToEndTestCase {
     XCTAssertNotNil(after?["result"])
   }
 
+  func testBrokenContentLengthHeaderClosesOnlyThatConnection() throws {
+    let d = try startDaemon()
+    let bystander = try d.connect()
+    let s = try d.raw()
+    try s.send("Content-Length: twelve\r\n\r\n{}")
+    let reply = try XCTUnwrap(s.readContentLengthMessage(), "no framed parse error")
+    let body = parseLine(reply.body)
+    XCTAssertEqual(body?["error"]?["code"], .int(-32700), text(body))
+    XCTAssertEqual(body?["id"], .null)
+    XCTAssertTrue(s.isClosedByPeer(timeout: 10), "a connection without a trustworthy length must be closed")
+    assertJSON(try ok(bystander.call("ping")), #"{"now":"2026-01-01T08:00:00.000Z"}"#)
+  }
+
   func testBlankLinesBetweenMessagesAreIgnored() throws {
     let d = try startDaemon()
     let s = try d.raw()
