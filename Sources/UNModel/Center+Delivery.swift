@@ -47,9 +47,11 @@ extension Center {
       guard let (appId, entry) = due else { break }
       if movingClock { clock.set(entry.nextDate) }
       withApp(appId) { app in
-        if case .timeInterval(let t)? = entry.request.trigger, t.repeats {
+        if let trigger = entry.request.trigger, trigger.repeats,
+          let nextDate = trigger.nextDate(anchor: entry.anchor, after: late ? limit : entry.nextDate)
+        {
           var next = entry
-          next.nextDate = t.nextDate(anchor: entry.anchor, after: late ? limit : entry.nextDate)
+          next.nextDate = nextDate
           app.pending.upsert(next)
         } else {
           app.pending.remove(entry.identifier)

@@ -45,15 +45,20 @@ extension Center {
       deliver(app: appId, request, date: now, late: false)
       return result
     }
-    guard case .timeInterval(let interval) = trigger else {
-      throw .invalidParams(field: "trigger.type", problem: "this trigger cannot be scheduled locally")
+    if case .push = trigger {
+      throw .invalidParams(field: "trigger.type", problem: "'push' triggers come from pushRemote only")
+    }
+    guard let firstDate = trigger.nextDate(anchor: now, after: now) else {
+      result.warnings.append("not scheduled: the calendar trigger can never fire (no matching date after \(now.rfc3339))")
+      emit(.dropped, app: appId, [("identifier", .string(request.identifier)), ("reason", .string("neverFires"))])
+      return result
     }
     if !isReplacement, state.pending.count >= configuration.effectivePendingLimit, !configuration.iosLimits {
       throw .limitExceeded(limit: "maxPendingPerApp", value: configuration.maxPendingPerApp)
     }
     additionSequence += 1
     let entry = PendingRequest(
-      request: request, anchor: now, nextDate: interval.nextDate(anchor: now, after: now),
+      request: request, anchor: now, nextDate: firstDate,
       addedSequence: additionSequence)
     let dropped = withApp(appId) { app in
       app.pending.upsert(entry)

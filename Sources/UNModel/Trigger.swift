@@ -1,13 +1,39 @@
 /// What makes a request fire.  `nil` where a trigger is expected means "deliver now".
 public enum Trigger: Sendable, Hashable {
   case timeInterval(TimeIntervalTrigger)
+  case calendar(CalendarTrigger)
   /// Set by `pushRemote` only: delivered at once.
   case push
 
   public var repeats: Bool {
     switch self {
     case .timeInterval(let t): t.repeats
+    case .calendar(let c): c.repeats
     case .push: false
+    }
+  }
+
+  /// The first fire date strictly after `instant` for a request added at `anchor`; nil
+  /// when it can never fire again (a calendar date in the past, or a push).
+  public func nextDate(anchor: Instant, after instant: Instant) -> Instant? {
+    switch self {
+    case .timeInterval(let t): t.nextDate(anchor: anchor, after: instant)
+    case .calendar(let c): c.nextDate(after: instant)
+    case .push: nil
+    }
+  }
+
+  /// The next `count` fire dates after `instant` (one at most for a one-shot trigger).
+  public func upcomingDates(anchor: Instant, after instant: Instant, first: Instant, count: Int) -> [Instant] {
+    guard count > 0 else { return [] }
+    switch self {
+    case .timeInterval(let t):
+      guard t.repeats else { return [first] }
+      return (0..<count).map { first.adding(milliseconds: Int64($0) * t.milliseconds) }
+    case .calendar(let c):
+      return [first] + (c.repeats ? c.upcomingDates(after: first, count: count - 1) : [])
+    case .push:
+      return []
     }
   }
 }

@@ -91,6 +91,21 @@ enum ModelDecoding {
       } catch {
         throw ErrorMapping.rpcError(error)
       }
+    case .string("calendar")?:
+      let p = try Params(value, path: "trigger", allowed: ["type", "dateMatching", "timeZone", "repeats"])
+      guard let m = try p.object("dateMatching", allowed: CalendarTrigger.ranges.map(\.name)) else {
+        throw RPCError.invalidParams(field: "trigger.dateMatching", "required")
+      }
+      let components = CalendarTrigger.Components(
+        year: try m.int("year"), month: try m.int("month"), day: try m.int("day"), hour: try m.int("hour"),
+        minute: try m.int("minute"), second: try m.int("second"), weekday: try m.int("weekday"))
+      let zone = try p.string("timeZone")
+      let repeats = try p.bool("repeats") ?? false
+      do {
+        return .calendar(try CalendarTrigger(dateMatching: components, timeZone: zone, repeats: repeats))
+      } catch {
+        throw ErrorMapping.rpcError(error)
+      }
     case .string(let other)?:
       throw RPCError.invalidParams(field: "trigger.type", "'\(other)' is not one of 'timeInterval', 'calendar'")
     case nil, .null?:

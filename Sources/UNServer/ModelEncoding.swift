@@ -60,10 +60,10 @@ enum ModelEncoding {
   }
 
   /// userInfo is kept as compact JSON text; it was produced by our own writer, so it parses.
-  static func userInfo(_ text: JSONText) -> JSONValue {
+  static func userInfo(_ text: JSONText, or fallback: JSONValue = .object([])) -> JSONValue {
     (try? text.bytes.withUnsafeBytes { (b: UnsafeRawBufferPointer) throws(JSONParseError) in
       try JSONParser.parse(b)
-    }) ?? .object([])
+    }) ?? fallback
   }
 
   static func trigger(_ t: Trigger?) -> JSONValue {
@@ -73,6 +73,19 @@ enum ModelEncoding {
     case .timeInterval(let ti)?:
       return .object([
         "type": .string("timeInterval"), "timeInterval": seconds(ti.seconds), "repeats": .bool(ti.repeats),
+      ])
+    case .calendar(let c)?:
+      var m: [JSONMember] = []
+      let d = c.dateMatching
+      for (name, value) in [
+        ("year", d.year), ("month", d.month), ("day", d.day), ("hour", d.hour), ("minute", d.minute),
+        ("second", d.second), ("weekday", d.weekday),
+      ] {
+        if let value { m.append(JSONMember(name, .int(value))) }
+      }
+      return .object([
+        "type": .string("calendar"), "dateMatching": .object(m), "timeZone": .string(c.timeZoneIdentifier),
+        "repeats": .bool(c.repeats),
       ])
     case .push?:
       return .object(["type": .string("push")])
@@ -125,6 +138,23 @@ enum ModelEncoding {
       var m: [JSONMember] = [JSONMember("response", response(r))]
       if let d = deadline { m.append(JSONMember("deadline", date(d))) }
       return ("receive", .object(m))
+    case .remote(let payload):
+      return ("remote", .object(["payload": userInfo(payload)]))
+    case .modifyContent(let requestId, let r, let deadline):
+      return (
+        "modifyContent", .object(["requestId": .string(requestId), "request": request(r), "deadline": date(deadline)])
+      )
+    case .serviceTimeWillExpire(let requestId):
+      return ("serviceTimeWillExpire", .object(["requestId": .string(requestId)]))
+    case .didReceive(let n):
+      return ("didReceive", .object(["notification": notification(n)]))
+    case .didReceiveResponse(let responseId, let r):
+      return ("didReceiveResponse", .object(["responseId": .string(responseId), "response": response(r)]))
+    case .interaction(let identifier, let control, let value):
+      return (
+        "interaction",
+        .object(["identifier": .string(identifier), "control": .string(control), "value": userInfo(value, or: .null)])
+      )
     }
   }
 }

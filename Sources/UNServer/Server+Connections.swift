@@ -91,6 +91,7 @@ extension Server {
     client.closing = true
     client.stream.stopReading()
     center.detach(client.state.id)
+    routeEffects()
     cancelWaits(of: client)
     markDirty(client)
   }
@@ -99,8 +100,9 @@ extension Server {
   func drop(_ client: ClientConnection) {
     client.closing = true
     center.detach(client.state.id)
-    cancelWaits(of: client)
     clients[client.state.id] = nil
+    routeEffects()
+    cancelWaits(of: client)
     metrics.connections = clients.count
     client.stream.close()
   }

@@ -6,17 +6,30 @@ enum Hello: Method {
   static let name = "hello"
 
   static func handle(_ call: Call) throws(RPCError) -> JSONValue {
-    let p = try call.params(allowed: ["appId", "role", "foreground", "presentation", "surface"])
+    let p = try call.params(allowed: [
+      "appId", "role", "foreground", "presentation", "surface", "categories", "userInteractionEnabled",
+      "defaultContentHidden",
+    ])
     let role = try p.enumValue("role", Role.self) ?? .app
     let appId = try p.string("appId")
     if let appId, appId.isEmpty { throw RPCError.invalidParams(field: "appId", "must be a non-empty string") }
     if appId == nil, role == .app || role == .serviceExtension || role == .contentExtension {
       throw RPCError.invalidParams(field: "appId", "required for role '\(role.rawValue)'")
     }
-    let info = SessionInfo(
+    var info = SessionInfo(
       role: role, appId: appId,
       presentation: try p.enumArray("presentation", PresentationOption.self) ?? PresentationOption.allCases,
       surface: try p.enumValue("surface", Surface.self) ?? .phone)
+    if role == .contentExtension {
+      info.contentExtension = ContentExtensionInfo(
+        categories: try p.stringArray("categories", nonEmpty: true) ?? [],
+        userInteractionEnabled: try p.bool("userInteractionEnabled") ?? false,
+        defaultContentHidden: try p.bool("defaultContentHidden") ?? false)
+    } else {
+      for field in ["categories", "userInteractionEnabled", "defaultContentHidden"] where p.has(field) {
+        throw RPCError.invalidParams(field: field, "only for role 'contentExtension'")
+      }
+    }
     let foreground = try p.bool("foreground") ?? true
     call.client.hello = info
     let queued = call.center.attach(call.client.id, info, foreground: foreground)

@@ -7,7 +7,8 @@ enum ListPending: Method {
   static let name = "listPending"
 
   static func handle(_ call: Call) throws(RPCError) -> JSONValue {
-    let p = try call.params(allowed: ["app", "limit", "after"])
+    let p = try call.params(allowed: ["app", "limit", "after", "upcoming"])
+    let upcoming = try p.int("upcoming", in: 1...1000)
     let app = try call.app(p)
     let limit = try p.int("limit", in: 1...Int.max)
     var after: (Instant, String)?
@@ -18,7 +19,17 @@ enum ListPending: Method {
       after = (Instant(milliseconds: ms), String(cursor[cursor.index(after: colon)...]))
     }
     let page = call.center.listPending(app: app, after: after, limit: limit)
-    var m: [JSONMember] = [JSONMember("requests", .array(page.requests.map(ModelEncoding.pending)))]
+    let requests: [JSONValue] = page.requests.map { entry in
+      var json = ModelEncoding.pending(entry)
+      if let upcoming, case .object(var members) = json, let trigger = entry.request.trigger {
+        let dates = trigger.upcomingDates(
+          anchor: entry.anchor, after: call.center.clock.now, first: entry.nextDate, count: upcoming)
+        members.append(JSONMember("upcomingTriggerDates", .array(dates.map(ModelEncoding.date))))
+        json = .object(members)
+      }
+      return json
+    }
+    var m: [JSONMember] = [JSONMember("requests", .array(requests))]
     if let (date, id) = page.next { m.append(JSONMember("next", .string("\(date.milliseconds):\(id)"))) }
     return .object(m)
   }

@@ -1,0 +1,32 @@
+import JSONRPC
+import UNModel
+
+/// `pushRemote`: an APNs payload delivered at once, as `xcrun simctl push` does.
+enum PushRemote: Method {
+  static let name = "pushRemote"
+
+  static func handle(_ call: Call) throws(RPCError) -> JSONValue {
+    let p = try call.params(allowed: ["app", "payload", "identifier"])
+    let app = try call.app(p)
+    guard let payload = p.value("payload") else { throw RPCError.invalidParams(field: "payload", "required") }
+    let push = try RemotePayload.map(payload)
+    let identifier = try p.string("identifier")
+    let r = try call.model { () throws(UNError) in try call.center.pushRemote(app: app, push, identifier: identifier) }
+    return .object(["identifier": .string(r.identifier), "delivered": .bool(r.delivered)])
+  }
+}
+
+/// `completeContent`: a service extension's modified content (`contentHandler`).
+enum CompleteContent: Method {
+  static let name = "completeContent"
+
+  static func handle(_ call: Call) throws(RPCError) -> JSONValue {
+    let p = try call.params(allowed: ["requestId", "content"])
+    let requestId = try p.requiredString("requestId")
+    let content = try p.value("content").map { v throws(RPCError) in try ModelDecoding.content(v) }
+    let modified = try call.model { () throws(UNError) in
+      try call.center.completeContent(session: call.client.id, requestId: requestId, content: content)
+    }
+    return .object(["delivered": .bool(true), "modified": .bool(modified)])
+  }
+}
