@@ -30,12 +30,24 @@ extension Server {
       try stream.startReading(
         onData: { [unowned self, unowned client] bytes in self.received(bytes, from: client) },
         onEnd: { [unowned self, unowned client] error in
-          if let error { self.log.debug("read_failed", ["conn": "\(client.state.id)", "error": "\(error)"]) }
+          if let error {
+            self.log.debug("read_failed", ["conn": "\(client.state.id)", "error": "\(error)"])
+          } else {
+            self.endOfStream(from: client)
+          }
           self.beginClosing(client)
         })
     } catch {
       log.warn("read_start_failed", ["conn": "\(id)", "error": "\(error)"])
       drop(client)
+    }
+  }
+
+  /// The client closed its side: a last unterminated line is still a request to answer.
+  func endOfStream(from client: ClientConnection) {
+    guard !client.closing else { return }
+    client.framer.finish { event in
+      if case .message(let message) = event { handleMessage(message, from: client) }
     }
   }
 
