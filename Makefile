@@ -5,7 +5,7 @@ SHELL := /bin/bash
 export PATH := $(PATH):/opt/swift/usr/bin
 SWIFT ?= swift
 # Debian packages the build needs (C libraries and the tools to find them).
-APT_PACKAGES := libuv1-dev pkg-config
+APT_PACKAGES := libuv1-dev libsqlite3-dev pkg-config
 SUDO := $(shell [ "$$(id -u)" = 0 ] || command -v sudo >/dev/null && echo sudo)
 ARGS ?=
 

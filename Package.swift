@@ -16,14 +16,22 @@ let package = Package(
       pkgConfig: "libuv",
       providers: [.apt(["libuv1-dev"])]
     ),
+    // SQLite from Debian's libsqlite3-dev, for the durable state store.
+    .systemLibrary(
+      name: "CSQLite",
+      pkgConfig: "sqlite3",
+      providers: [.apt(["libsqlite3-dev"])]
+    ),
     // Pure: the byte-level JSON codec, JSON-RPC 2.0 messages, errors and framers.
     .target(name: "JSONRPC"),
     // Pure domain: categories, content, triggers, the Center state machine, clocks.
     .target(name: "UNModel"),
+    // Persistence behind a protocol: in memory, or SQLite (WAL) in a state directory.
+    .target(name: "UNStore", dependencies: ["CSQLite"]),
     // The libuv event loop: loop, pipe server, stream connections, timers, signals.
     .target(name: "UVLoop", dependencies: ["CLibUV"]),
     // Wiring: method table, sessions, callbacks, configuration, the daemon.
-    .target(name: "UNServer", dependencies: ["JSONRPC", "UNModel", "UVLoop"]),
+    .target(name: "UNServer", dependencies: ["JSONRPC", "UNModel", "UNStore", "UVLoop"]),
     .executableTarget(name: "uncenterd", dependencies: ["UNServer"]),
     // Clients: the connection used by unctl, tests and the UserNotifications-shaped API.
     .target(name: "UNCenterClient", dependencies: ["JSONRPC"]),
@@ -36,6 +44,7 @@ let package = Package(
     .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC"], exclude: ["JSONTestSuite"]),
     .testTarget(name: "UNModelTests", dependencies: ["UNModel"]),
     .testTarget(name: "UVLoopTests", dependencies: ["UVLoop"]),
+    .testTarget(name: "UNStoreTests", dependencies: ["UNStore"]),
     .testTarget(name: "UNServerTests", dependencies: ["UNServer", "JSONRPC", "UNModel"]),
     .testTarget(name: "UNCenterClientTests", dependencies: ["UNCenterClient", "JSONRPC"]),
     .testTarget(name: "unctlTests", dependencies: ["JSONRPC", "UNCenterClient", "unctl", "uncenterd"]),

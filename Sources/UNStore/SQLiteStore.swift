@@ -1,0 +1,173 @@
+import CSQLite
+import Foundation
+
+/// State in SQLite (WAL) in a directory: `uncenter.db`.  One generic table of rows keeps
+/// the schema stable while the record formats evolve; `PRAGMA user_version` numbers the
+/// schema so a later version can migrate.  `durability` picks `synchronous=NORMAL`
+/// (survives a process crash: every commit is in the WAL before the answer goes out) or
+/// `FULL` (also survives power loss: the WAL is fsynced on every commit).
+public final class SQLiteStore: StateStore {
+  public enum Durability: String, Sendable, CaseIterable {
+    case normal, full
+  }
+
+  public static let schemaVersion: Int32 = 1
+  public let path: String
+  private var db: OpaquePointer?
+  private var put: OpaquePointer?
+  private var delete: OpaquePointer?
+  private var deleteApp: OpaquePointer?
+
+  public init(directory: String, durability: Durability) throws(StoreError) {
+    path = directory.hasSuffix("/") ? directory + "uncenter.db" : directory + "/uncenter.db"
+    var isDir: ObjCBool = false
+    if !FileManager.default.fileExists(atPath: directory, isDirectory: &isDir) {
+      do {
+        try FileManager.default.createDirectory(
+          atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+      } catch {
+        throw StoreError("cannot create the state directory \(directory): \(error.localizedDescription)")
+      }
+    } else if !isDir.boolValue {
+      throw StoreError("\(directory) is not a directory")
+    }
+    let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+    guard sqlite3_open_v2(path, &db, flags, nil) == SQLITE_OK else {
+      let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+      sqlite3_close(db)
+      db = nil
+      throw StoreError("cannot open \(path): \(message)")
+    }
+    do {
+      try prepareSchema(durability: durability)
+    } catch {
+      close()
+      throw error
+    }
+  }
+
+  deinit { close() }
+
+  private func fail(_ what: String) -> StoreError {
+    StoreError("\(path): \(what): \(db.map { String(cString: sqlite3_errmsg($0)) } ?? "closed")")
+  }
+
+  private func exec(_ sql: String) throws(StoreError) {
+    guard sqlite3_exec(db, sql, nil, nil, nil) == SQLITE_OK else { throw fail(sql) }
+  }
+
+  private func prepareSchema(durability: Durability) throws(StoreError) {
+    sqlite3_busy_timeout(db, 5000)
+    // A corrupt or foreign file fails here, before anything is written.
+    var check: OpaquePointer?
+    guard sqlite3_prepare_v2(db, "PRAGMA quick_check", -1, &check, nil) == SQLITE_OK else {
+      throw fail("the database cannot be read (corrupt, or not an SQLite database)")
+    }
+    let ok = sqlite3_step(check) == SQLITE_ROW && sqlite3_column_text(check, 0).map { String(cString: $0) } == "ok"
+    sqlite3_finalize(check)
+    guard ok else { throw fail("the database failed its integrity check") }
+    try exec("PRAGMA journal_mode=WAL")
+    try exec("PRAGMA synchronous=\(durability == .full ? "FULL" : "NORMAL")")
+    let version = try userVersion()
+    switch version {
+    case 0:
+      try exec("BEGIN")
+      try exec(
+        "CREATE TABLE IF NOT EXISTS rows (tbl TEXT NOT NULL, app TEXT NOT NULL, key TEXT NOT NULL, value BLOB NOT NULL, PRIMARY KEY (tbl, app, key)) WITHOUT ROWID"
+      )
+      try exec("PRAGMA user_version=\(Self.schemaVersion)")
+      try exec("COMMIT")
+    case Self.schemaVersion:
+      break
+    default:
+      throw StoreError(
+        "\(path) has schema version \(version); this uncenterd understands up to \(Self.schemaVersion) (refusing to touch it)")
+    }
+    put = try prepare("INSERT OR REPLACE INTO rows (tbl, app, key, value) VALUES (?1, ?2, ?3, ?4)")
+    delete = try prepare("DELETE FROM rows WHERE tbl = ?1 AND app = ?2 AND key = ?3")
+    deleteApp = try prepare("DELETE FROM rows WHERE app = ?1")
+  }
+
+  private func userVersion() throws(StoreError) -> Int32 {
+    let stmt = try prepare("PRAGMA user_version")
+    defer { sqlite3_finalize(stmt) }
+    guard sqlite3_step(stmt) == SQLITE_ROW else { throw fail("PRAGMA user_version") }
+    return sqlite3_column_int(stmt, 0)
+  }
+
+  private func prepare(_ sql: String) throws(StoreError) -> OpaquePointer? {
+    var stmt: OpaquePointer?
+    guard sqlite3_prepare_v2(db, sql, -1, &stmt, nil) == SQLITE_OK else { throw fail("prepare \(sql)") }
+    return stmt
+  }
+
+  public func loadAll() throws(StoreError) -> [StoredRow] {
+    let stmt = try prepare("SELECT tbl, app, key, value FROM rows ORDER BY tbl, app, key")
+    defer { sqlite3_finalize(stmt) }
+    var rows: [StoredRow] = []
+    while true {
+      let rc = sqlite3_step(stmt)
+      if rc == SQLITE_DONE { break }
+      guard rc == SQLITE_ROW else { throw fail("reading the state") }
+      let count = Int(sqlite3_column_bytes(stmt, 3))
+      let value = sqlite3_column_blob(stmt, 3).map { Array(UnsafeRawBufferPointer(start: $0, count: count)) } ?? []
+      rows.append(
+        StoredRow(table: text(stmt, 0), app: text(stmt, 1), key: text(stmt, 2), value: value))
+    }
+    return rows
+  }
+
+  private func text(_ stmt: OpaquePointer?, _ column: Int32) -> String {
+    sqlite3_column_text(stmt, column).map { String(cString: $0) } ?? ""
+  }
+
+  public func commit(_ changes: [StoreChange]) throws(StoreError) {
+    guard !changes.isEmpty else { return }
+    try exec("BEGIN IMMEDIATE")
+    do {
+      for change in changes { try apply(change) }
+      try exec("COMMIT")
+    } catch {
+      sqlite3_exec(db, "ROLLBACK", nil, nil, nil)
+      throw error
+    }
+  }
+
+  private func apply(_ change: StoreChange) throws(StoreError) {
+    let stmt: OpaquePointer?
+    switch change {
+    case .put(let row):
+      stmt = put
+      bind(stmt, 1, row.table)
+      bind(stmt, 2, row.app)
+      bind(stmt, 3, row.key)
+      _ = row.value.withUnsafeBytes { sqlite3_bind_blob(stmt, 4, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32($0.count), uncenter_sqlite_transient()) }
+    case .delete(let table, let app, let key):
+      stmt = delete
+      bind(stmt, 1, table)
+      bind(stmt, 2, app)
+      bind(stmt, 3, key)
+    case .deleteApp(let app):
+      stmt = deleteApp
+      bind(stmt, 1, app)
+    }
+    defer {
+      sqlite3_reset(stmt)
+      sqlite3_clear_bindings(stmt)
+    }
+    guard sqlite3_step(stmt) == SQLITE_DONE else { throw fail("writing the state") }
+  }
+
+  private func bind(_ stmt: OpaquePointer?, _ index: Int32, _ text: String) {
+    sqlite3_bind_text(stmt, index, text, -1, uncenter_sqlite_transient())
+  }
+
+  public func close() {
+    for stmt in [put, delete, deleteApp] { sqlite3_finalize(stmt) }
+    put = nil
+    delete = nil
+    deleteApp = nil
+    if db != nil { sqlite3_close(db) }
+    db = nil
+  }
+}

@@ -1,0 +1,67 @@
+/// Where the center's state lives between runs.  Rows are opaque blobs addressed by
+/// (table, app, key); the server decides what they contain, so the store has one job:
+/// keep rows, and apply a batch of changes atomically.
+///
+/// Used only from the daemon's loop thread; not `Sendable`.
+public protocol StateStore: AnyObject {
+  /// Every stored row, for start-up.
+  func loadAll() throws(StoreError) -> [StoredRow]
+  /// Applies all changes in one transaction: all or nothing.
+  func commit(_ changes: [StoreChange]) throws(StoreError)
+  func close()
+}
+
+/// A row: which table, which app (empty for daemon-wide rows), which key, what bytes.
+public struct StoredRow: Sendable, Hashable {
+  public var table: String
+  public var app: String
+  public var key: String
+  public var value: [UInt8]
+
+  public init(table: String, app: String, key: String, value: [UInt8]) {
+    self.table = table
+    self.app = app
+    self.key = key
+    self.value = value
+  }
+}
+
+/// One change of a commit.
+public enum StoreChange: Sendable, Hashable {
+  case put(StoredRow)
+  case delete(table: String, app: String, key: String)
+  /// Every row of the app, in every table (`reset`).
+  case deleteApp(String)
+}
+
+/// Why the store cannot go on: the message says what and where.
+public struct StoreError: Error, CustomStringConvertible, Sendable {
+  public var description: String
+  public init(_ description: String) { self.description = description }
+}
+
+/// The default: state in memory only, gone with the process.  It still keeps the rows it
+/// is given, so a restart can be simulated in tests by loading them into a new daemon.
+public final class MemoryStore: StateStore {
+  private var rows: [String: StoredRow] = [:]
+
+  public init() {}
+
+  private static func id(_ table: String, _ app: String, _ key: String) -> String { "\(table)\u{0}\(app)\u{0}\(key)" }
+
+  public func loadAll() throws(StoreError) -> [StoredRow] {
+    rows.values.sorted { ($0.table, $0.app, $0.key) < ($1.table, $1.app, $1.key) }
+  }
+
+  public func commit(_ changes: [StoreChange]) throws(StoreError) {
+    for change in changes {
+      switch change {
+      case .put(let row): rows[Self.id(row.table, row.app, row.key)] = row
+      case .delete(let table, let app, let key): rows[Self.id(table, app, key)] = nil
+      case .deleteApp(let app): rows = rows.filter { $0.value.app != app }
+      }
+    }
+  }
+
+  public func close() {}
+}

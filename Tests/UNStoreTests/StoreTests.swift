@@ -1,0 +1,78 @@
+import Foundation
+import UNStore
+import XCTest
+
+final class StoreTests: XCTestCase {
+  private var directory = ""
+
+  override func setUp() {
+    directory = NSTemporaryDirectory() + "unstore-\(UUID().uuidString)"
+  }
+
+  override func tearDown() {
+    try? FileManager.default.removeItem(atPath: directory)
+  }
+
+  private func row(_ table: String, _ app: String, _ key: String, _ text: String) -> StoredRow {
+    StoredRow(table: table, app: app, key: key, value: Array(text.utf8))
+  }
+
+  private func exercise(_ store: StateStore) throws {
+    try store.commit([
+      .put(row("pending", "a", "r1", "one")), .put(row("pending", "a", "r2", "two")),
+      .put(row("pending", "b", "r1", "other app")), .put(row("meta", "", "globals", "{}")),
+    ])
+    try store.commit([.put(row("pending", "a", "r1", "ONE")), .delete(table: "pending", app: "a", key: "r2")])
+    try store.commit([.deleteApp("b")])
+    try store.commit([])
+    let rows = try store.loadAll()
+    XCTAssertEqual(rows, [row("meta", "", "globals", "{}"), row("pending", "a", "r1", "ONE")])
+  }
+
+  func testMemoryStoreAppliesChangesInOrder() throws {
+    try exercise(MemoryStore())
+  }
+
+  func testSQLiteStoreAppliesChangesAndSurvivesReopening() throws {
+    let store = try SQLiteStore(directory: directory, durability: .normal)
+    try exercise(store)
+    store.close()
+    let reopened = try SQLiteStore(directory: directory, durability: .full)
+    XCTAssertEqual(try reopened.loadAll().map(\.key), ["globals", "r1"])
+    XCTAssertTrue(FileManager.default.fileExists(atPath: directory + "/uncenter.db"))
+  }
+
+  func testEmptyBlobsRoundTrip() throws {
+    let store = try SQLiteStore(directory: directory, durability: .normal)
+    try store.commit([.put(row("t", "a", "k", ""))])
+    XCTAssertEqual(try store.loadAll(), [row("t", "a", "k", "")])
+  }
+
+  func testCorruptDatabaseIsAClearError() throws {
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    _ = FileManager.default.createFile(
+      atPath: directory + "/uncenter.db", contents: Data(repeating: 0x42, count: 8192))
+    XCTAssertThrowsError(try SQLiteStore(directory: directory, durability: .normal)) { error in
+      XCTAssertTrue("\(error)".contains("uncenter.db"), "\(error)")
+    }
+  }
+
+  func testNewerSchemaIsRefused() throws {
+    _ = try SQLiteStore(directory: directory, durability: .normal)
+    let helper = Process()
+    helper.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    helper.arguments = ["python3", "-c", "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute('PRAGMA user_version=99'); c.commit()", directory + "/uncenter.db"]
+    try helper.run()
+    helper.waitUntilExit()
+    XCTAssertThrowsError(try SQLiteStore(directory: directory, durability: .normal)) { error in
+      XCTAssertTrue("\(error)".contains("schema version 99"), "\(error)")
+    }
+  }
+
+  func testStateDirectoryThatIsAFileIsRefused() throws {
+    _ = FileManager.default.createFile(atPath: directory, contents: Data())
+    XCTAssertThrowsError(try SQLiteStore(directory: directory, durability: .normal)) { error in
+      XCTAssertTrue("\(error)".contains("is not a directory"), "\(error)")
+    }
+  }
+}
