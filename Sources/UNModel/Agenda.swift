@@ -31,6 +31,9 @@ public struct Agenda: Sendable {
 
   public mutating func remove(_ item: Item) { entries.removeAll { $0.item == item } }
 
+  /// When the item is due, if it is on the agenda.
+  public func date(of item: Item) -> Instant? { entries.first { $0.item == item }?.date }
+
   /// Removes and returns the first item due at or before `limit`.
   public mutating func popDue(upTo limit: Instant) -> (Instant, Item)? {
     guard let first = entries.first, first.date <= limit else { return nil }

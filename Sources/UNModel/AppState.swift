@@ -20,6 +20,8 @@ public struct AppState: Sendable {
   public var grantedOptions: [AuthorizationOption] = [.alert, .sound, .badge]
   /// The simulated user's answer to the next authorization prompt (grant when nil).
   public var nextAnswer: Bool?
+  /// The uid that first bound the app (SPEC §9); others are refused access.
+  public var owner: UInt32?
   /// The notification the user is looking at expanded (long press), if any.
   public var expanded: String?
   /// Responses made while no `app` connection existed, oldest first.

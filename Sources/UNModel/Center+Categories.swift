@@ -6,6 +6,7 @@ extension Center {
     }
     try Category.validate(categories, maxActions: configuration.maxActionsPerCategory)
     withApp(appId) { $0.categories = categories }
+    changes.categories(appId)
     return categories.count
   }
 

@@ -64,6 +64,7 @@ extension Center {
   func sendToContentExtension(_ prepared: PreparedResponse, app appId: String, session: SessionID) {
     let id = prepared.response.responseId
     pendingExtensionResponses[id] = PendingExtensionResponse(app: appId, prepared: prepared)
+    changes.global()
     agenda.add(
       .extensionResponseTimeout(responseId: id), at: clock.now.adding(milliseconds: configuration.extensionMilliseconds))
     effects.append(.callback(session, .didReceiveResponse(responseId: id, response: prepared.response)))
@@ -76,6 +77,7 @@ extension Center {
     guard let pending = pendingExtensionResponses.removeValue(forKey: responseId) else {
       throw .notFound(kind: "extension response", identifier: responseId)
     }
+    changes.global()
     agenda.remove(.extensionResponseTimeout(responseId: responseId))
     emit(
       .extensionResponse, app: pending.app,
@@ -100,6 +102,7 @@ extension Center {
   /// No answer within 30 s: the action is forwarded to the app.
   func extensionResponseTimedOut(_ responseId: String) {
     guard let pending = pendingExtensionResponses.removeValue(forKey: responseId) else { return }
+    changes.global()
     emit(
       .extensionResponse, app: pending.app,
       [("responseId", .string(responseId)), ("option", .string("dismissAndForwardAction")), ("timedOut", .bool(true))])

@@ -46,6 +46,7 @@ extension Center {
       }
       guard let (appId, entry) = due else { break }
       if movingClock { clock.set(entry.nextDate) }
+      changes.pending(appId, entry.identifier)
       withApp(appId) { app in
         if let trigger = entry.request.trigger, trigger.repeats,
           let nextDate = trigger.nextDate(anchor: entry.anchor, after: late ? limit : entry.nextDate)
@@ -89,6 +90,8 @@ extension Center {
       return
     }
     deliverySequence += 1
+    changes.global()
+    changes.delivered(appId, request.identifier)
     let category = state.category(request.content.categoryIdentifier)
     let notification = DeliveredNotification(
       date: date, request: request, category: category, sequence: deliverySequence, late: late)
@@ -148,6 +151,7 @@ extension Center {
       }
       return identifiers.filter { app.delivered.removeValue(forKey: $0) != nil }
     }
+    for id in removed { changes.delivered(appId, id) }
     if !removed.isEmpty {
       emit(.removed, app: appId, [("list", .string("delivered")), ("identifiers", .strings(removed))])
     }

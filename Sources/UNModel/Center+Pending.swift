@@ -39,6 +39,7 @@ extension Center {
     let isReplacement = state.pending.contains(request.identifier)
     guard let trigger = request.trigger else {
       withApp(appId) { _ = $0.pending.remove(request.identifier) }
+      changes.pending(appId, request.identifier)
       result.scheduled = true
       result.replaced = isReplacement
       if isReplacement { emit(.replaced, app: appId, [("identifier", .string(request.identifier))]) }
@@ -57,6 +58,8 @@ extension Center {
       throw .limitExceeded(limit: "maxPendingPerApp", value: configuration.maxPendingPerApp)
     }
     additionSequence += 1
+    changes.global()
+    changes.pending(appId, request.identifier)
     let entry = PendingRequest(
       request: request, anchor: now, nextDate: firstDate,
       addedSequence: additionSequence)
@@ -67,6 +70,7 @@ extension Center {
     emit(
       isReplacement ? .replaced : .scheduled, app: appId,
       [("identifier", .string(request.identifier)), ("nextTriggerDate", .date(entry.nextDate))])
+    for id in dropped { changes.pending(appId, id) }
     for id in dropped { emit(.dropped, app: appId, [("identifier", .string(id)), ("reason", .string("iosLimits"))]) }
     result.scheduled = true
     result.replaced = isReplacement
@@ -103,6 +107,7 @@ extension Center {
       }
       return identifiers.filter { app.pending.remove($0) != nil }
     }
+    for id in removed { changes.pending(appId, id) }
     if !removed.isEmpty {
       emit(.removed, app: appId, [("list", .string("pending")), ("identifiers", .strings(removed))])
     }

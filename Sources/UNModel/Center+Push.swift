@@ -8,6 +8,7 @@ extension Center {
   ) {
     try push.content.validate()
     pushCounter += 1
+    changes.global()
     let id = identifier ?? "push-\(pushCounter)"
     guard !id.isEmpty else { throw .invalidParams(field: "identifier", problem: "must be a non-empty string") }
     emit(.pushed, app: appId, [("identifier", .string(id)), ("silent", .bool(push.silent))])
@@ -46,6 +47,7 @@ extension Center {
     }
     if let content { try content.validate() }
     pendingModifications[requestId] = nil
+    changes.global()
     agenda.remove(.serviceWillExpire(requestId: requestId))
     agenda.remove(.serviceTimeout(requestId: requestId))
     var request = pending.request
@@ -62,11 +64,13 @@ extension Center {
   /// The service extension ran out of time: warn it, then deliver the original a second later.
   func serviceDeadlinePassed(_ requestId: String, final: Bool) {
     guard var pending = pendingModifications[requestId] else { return }
+    changes.global()
     if !final {
       pending.warned = true
+      pending.deadline = clock.now.adding(milliseconds: 1000)
       pendingModifications[requestId] = pending
       effects.append(.callback(pending.session, .serviceTimeWillExpire(requestId: requestId)))
-      agenda.add(.serviceTimeout(requestId: requestId), at: clock.now.adding(milliseconds: 1000))
+      agenda.add(.serviceTimeout(requestId: requestId), at: pending.deadline)
       return
     }
     pendingModifications[requestId] = nil
@@ -86,6 +90,7 @@ extension Center {
 
   /// A service extension went away: what it was modifying is delivered as it was.
   func releaseModifications(of session: SessionID) {
+    changes.global()
     for (id, pending) in pendingModifications.sorted(by: { $0.key < $1.key }) where pending.session == session {
       agenda.remove(.serviceWillExpire(requestId: id))
       agenda.remove(.serviceTimeout(requestId: id))

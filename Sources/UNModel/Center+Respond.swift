@@ -16,6 +16,13 @@ public struct PreparedResponse: Sendable, Hashable {
   public var foreground: Bool
   /// An action without `.foreground`: the app has 30 s to `completeResponse`.
   public var background: Bool
+
+  public init(response: NotificationResponse, tellsApp: Bool, foreground: Bool, background: Bool) {
+    self.response = response
+    self.tellsApp = tellsApp
+    self.foreground = foreground
+    self.background = background
+  }
 }
 
 extension Center {
@@ -77,6 +84,7 @@ extension Center {
       background = !foreground
     }
     responseCounter += 1
+    changes.global()
     let response = NotificationResponse(
       responseId: "resp-\(responseCounter)", actionIdentifier: actionIdentifier, userText: userText,
       notification: notification)
@@ -87,6 +95,7 @@ extension Center {
   /// connections, or queued until one says hello.
   func complete(_ prepared: PreparedResponse, app appId: String, dismiss: Bool) -> RespondResult {
     let response = prepared.response
+    if dismiss { changes.delivered(appId, response.notification.identifier) }
     withApp(appId) { app in
       if dismiss {
         app.delivered[response.notification.identifier] = nil
@@ -99,12 +108,14 @@ extension Center {
     if prepared.background {
       let d = clock.now.adding(milliseconds: configuration.backgroundActionMilliseconds)
       openResponses[response.responseId] = (appId, d)
+      changes.global()
       agenda.add(.responseDeadline(responseId: response.responseId), at: d)
       deadline = d
     }
     let targets = connections(of: appId)
     if targets.isEmpty {
       withApp(appId) { $0.queuedResponses.append((response, deadline)) }
+      changes.queued(appId)
       return RespondResult(responseId: response.responseId, delivered: false, queued: true)
     }
     for session in targets {
@@ -120,11 +131,13 @@ extension Center {
     }
     openResponses[responseId] = nil
     agenda.remove(.responseDeadline(responseId: responseId))
+    changes.global()
   }
 
   /// A background action not completed by its deadline becomes an `expired` event.
   func expireResponse(_ responseId: String) {
     guard let open = openResponses.removeValue(forKey: responseId) else { return }
+    changes.global()
     emit(.expired, app: open.app, [("responseId", .string(responseId))])
   }
 

@@ -48,9 +48,13 @@ public final class Center {
   public internal(set) var pendingModifications: [String: PendingModification] = [:]
   /// Responses waiting for a content extension, by response id.
   public internal(set) var pendingExtensionResponses: [String: PendingExtensionResponse] = [:]
-  public var deviceLocked = false
+  public var deviceLocked = false {
+    didSet { changes.global() }
+  }
   /// Recent events per app, for `waitFor`.
   public internal(set) var history: EventHistory
+  /// What changed since the last commit (enabled with a durable store).
+  public var changes = ChangeTracker()
 
   public init(clock: any Clock, configuration: CenterConfiguration = CenterConfiguration()) {
     self.clock = clock
@@ -75,6 +79,7 @@ public final class Center {
     if apps[appId] == nil {
       apps[appId] = AppState(appId: appId, authorization: configuration.initialAuthorization)
     }
+    changes.app(appId)
     return try body(&apps[appId]!)
   }
 
@@ -95,6 +100,8 @@ public final class Center {
   /// Wipes one app's state (`reset`); its connections stay bound.
   public func reset(app appId: String) {
     apps[appId] = nil
+    changes.reset(appId)
+    changes.global()
     openResponses = openResponses.filter { $0.value.app != appId }
     history.forget(app: appId)
   }
@@ -113,6 +120,7 @@ extension Center {
       app.wantsForeground = foreground
       let queued = app.queuedResponses
       app.queuedResponses.removeAll()
+      if !queued.isEmpty { changes.queued(appId) }
       for (response, deadline) in queued {
         effects.append(.callback(session, .receive(response, deadline: deadline)))
       }
@@ -140,6 +148,7 @@ extension Center {
     guard count >= 0 else {
       throw .invalidParams(field: "count", problem: "badgeInputInvalid: must be >= 0, got \(count)")
     }
+    changes.app(appId)
     withApp(appId) { $0.badge = count }
   }
 

@@ -46,6 +46,14 @@ public struct DeliveredNotification: Sendable, Hashable {
 
   /// The actions shown on the phone surface (`listDelivered`, `respond`).
   public var actions: [Action] { Surface.phone.actions(for: category) }
+
+  public init(date: Instant, request: NotificationRequest, category: Category?, sequence: UInt64, late: Bool) {
+    self.date = date
+    self.request = request
+    self.category = category
+    self.sequence = sequence
+    self.late = late
+  }
 }
 
 /// `UNNotificationResponse`.
@@ -54,6 +62,13 @@ public struct NotificationResponse: Sendable, Hashable {
   public var actionIdentifier: String
   public var userText: String?
   public var notification: DeliveredNotification
+
+  public init(responseId: String, actionIdentifier: String, userText: String?, notification: DeliveredNotification) {
+    self.responseId = responseId
+    self.actionIdentifier = actionIdentifier
+    self.userText = userText
+    self.notification = notification
+  }
 }
 
 /// Apple's reserved action identifiers.

@@ -30,6 +30,18 @@ public struct PendingModification: Sendable {
   public var deadline: Instant
   /// `serviceTimeWillExpire` was sent; the original goes out one second later.
   public var warned = false
+
+  public init(
+    requestId: String, app: String, request: NotificationRequest, session: SessionID, deadline: Instant,
+    warned: Bool = false
+  ) {
+    self.requestId = requestId
+    self.app = app
+    self.request = request
+    self.session = session
+    self.deadline = deadline
+    self.warned = warned
+  }
 }
 
 /// A response waiting for the content extension's `completeExtensionResponse`.

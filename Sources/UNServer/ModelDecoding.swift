@@ -76,7 +76,7 @@ enum ModelDecoding {
 
   /// A trigger object, or nil for `null`/absent (deliver now).
   static func trigger(_ value: JSONValue?) throws(RPCError) -> Trigger? {
-    guard let value else { return nil }
+    guard let value, value != .null else { return nil }
     guard case .object = value else {
       throw RPCError.invalidParams(field: "trigger", "expected an object or null, got \(value.typeName)")
     }

@@ -1,3 +1,4 @@
+import Foundation
 import JSONRPC
 import UNModel
 import UVLoop
@@ -67,8 +68,25 @@ extension Server {
   /// Once per loop iteration, after I/O: write every connection's output in one write
   /// (connections with callbacks first), then re-arm the trigger timer.
   func endOfIteration() {
+    commitState()
     flushAll()
     armTimer()
+  }
+
+  /// Group commit: everything changed in this iteration, in one transaction, before any
+  /// answer is written, so an acknowledged call is durable.  A store that cannot write
+  /// stops the daemon: answering without storing would lose acknowledged state.
+  func commitState() {
+    guard let persistence else { return }
+    do {
+      try persistence.commit(center)
+    } catch {
+      log.error("store_commit_failed", ["error": "\(error)"])
+      for client in clients.values { client.output.removeAll() }
+      for client in Array(clients.values) { drop(client) }
+      fatalStoreError = true
+      stop(signal: SIGTERM)
+    }
   }
 
   func flushAll() {

@@ -1,6 +1,7 @@
 import Foundation
 import JSONRPC
 import UNModel
+import UNStore
 import UVLoop
 
 /// The daemon: one libuv loop serving the socket, the center, and the timer for the
@@ -25,8 +26,12 @@ public final class Server {
   /// The trigger date the timer is armed for (real clock).
   var armedDeadline: Instant?
   var stopping = false
+  /// Set when the store failed: the daemon stops with a non-zero status.
+  var fatalStoreError = false
   /// Reused for encoding one message before framing it.
   var scratch: [UInt8] = []
+  /// The durable store, with `--state`.
+  let persistence: Persistence?
 
   public init(configuration: ServerConfiguration, environment: [String: String]) throws {
     self.configuration = configuration
@@ -42,6 +47,24 @@ public final class Server {
     loop = try EventLoop()
     timer = try LoopTimer(loop: loop)
     check = try LoopCheck(loop: loop)
+    if let directory = configuration.stateDirectory {
+      let store = try SQLiteStore(directory: directory, durability: configuration.durability)
+      persistence = Persistence(store: store)
+      center.changes.isEnabled = true
+      try persistence!.load(into: center)
+      log.info(
+        "state_loaded",
+        ["dir": directory, "apps": "\(center.apps.count)", "pending": "\(center.apps.values.reduce(0) { $0 + $1.pending.count })"])
+      if !center.clock.isManual {
+        // Triggers missed while the daemon was down fire once, marked late (SPEC §8).
+        let missed = center.fireDue(upTo: center.clock.now, late: true)
+        if !missed.isEmpty { log.info("caught_up", ["fired": "\(missed.count)"]) }
+        _ = center.takeEffects()
+      }
+      try persistence!.commit(center)
+    } else {
+      persistence = nil
+    }
   }
 
   /// Binds, serves until SIGTERM/SIGINT, cleans up.  Returns the exit status.
@@ -69,7 +92,7 @@ public final class Server {
       log.warn("loop_close", ["error": "\(error)"])
     }
     log.info("stopped")
-    return 0
+    return fatalStoreError ? 1 : 0
   }
 
   private func listen() throws {
@@ -102,6 +125,7 @@ public final class Server {
     waits.removeAll()
     for signal in signals { signal.close() }
     for client in clients.values { beginClosing(client) }
+    commitState()
     flushAll()
     check.close()
     // A client that never reads must not hold the daemon up for ever.

@@ -1,4 +1,5 @@
 import UNModel
+import UNStore
 
 /// A command-line problem: the message for stderr, exit status 2.
 public struct UsageError: Error, CustomStringConvertible {
@@ -23,6 +24,9 @@ extension ServerConfiguration {
                                 (apps start notDetermined)
       --max-pending N           pending requests per app (default 10000)
       --ios-limits              keep only the 64 most recently added pending requests
+      --state DIR               keep all state in SQLite (WAL) in DIR; without it, memory only
+      --durability MODE         normal (default: survives a crash of the process) or full
+                                (also survives power loss; an fsync per commit)
       --log-level LEVEL         debug, info (default), warn or error
       --version                 print the version and exit
       -h, --help                print this help and exit
@@ -74,6 +78,13 @@ extension ServerConfiguration {
       case "--max-pending":
         config.center.maxPendingPerApp = try number(name, try value(name, inline: inline), min: 1)
       case "--ios-limits": config.center.iosLimits = true
+      case "--state": config.stateDirectory = try value(name, inline: inline)
+      case "--durability":
+        let text = try value(name, inline: inline)
+        guard let mode = SQLiteStore.Durability(rawValue: text) else {
+          throw UsageError(description: "--durability: '\(text)' is not normal or full")
+        }
+        config.durability = mode
       case "--log-level":
         let text = try value(name, inline: inline)
         guard let level = LogLevel(rawValue: text) else {

@@ -1,4 +1,5 @@
 import UNModel
+import UNStore
 
 /// Everything `uncenterd`'s command line decides.
 public struct ServerConfiguration: Sendable {
@@ -17,6 +18,9 @@ public struct ServerConfiguration: Sendable {
   public var clock = ClockMode.real
   public var center = CenterConfiguration()
   public var logLevel = LogLevel.info
+  /// `--state DIR`: keep the state in SQLite there (memory only when nil).
+  public var stateDirectory: String?
+  public var durability = SQLiteStore.Durability.normal
 
   public init() {}
 }

@@ -1,0 +1,54 @@
+/// What changed since the last commit, so a durable store writes only that (a pending
+/// request, not the app's whole schedule).  Disabled when state lives in memory only, so
+/// marking costs nothing then.
+public struct ChangeTracker: Sendable {
+  public struct Key: Hashable, Sendable {
+    public var app: String
+    public var identifier: String
+  }
+
+  public var isEnabled = false
+  /// Apps whose own record changed (badge, authorization, foreground, expanded).
+  public internal(set) var apps = Set<String>()
+  public internal(set) var categories = Set<String>()
+  public internal(set) var pending = Set<Key>()
+  public internal(set) var delivered = Set<Key>()
+  public internal(set) var queued = Set<String>()
+  /// Apps wiped by `reset`: everything stored for them goes first.
+  public internal(set) var resets = Set<String>()
+  /// Daemon-wide state: counters, open responses, the agenda, extension work, the clock.
+  public internal(set) var globals = false
+
+  public var isEmpty: Bool {
+    apps.isEmpty && categories.isEmpty && pending.isEmpty && delivered.isEmpty && queued.isEmpty && resets.isEmpty
+      && !globals
+  }
+
+  mutating func app(_ app: String) { if isEnabled { apps.insert(app) } }
+  mutating func categories(_ app: String) { if isEnabled { categories.insert(app) } }
+  mutating func pending(_ app: String, _ id: String) { if isEnabled { pending.insert(Key(app: app, identifier: id)) } }
+  mutating func delivered(_ app: String, _ id: String) {
+    if isEnabled { delivered.insert(Key(app: app, identifier: id)) }
+  }
+  mutating func queued(_ app: String) { if isEnabled { queued.insert(app) } }
+  mutating func global() { if isEnabled { globals = true } }
+  mutating func reset(_ app: String) {
+    guard isEnabled else { return }
+    resets.insert(app)
+    apps.insert(app)
+    categories.remove(app)
+    queued.remove(app)
+    pending = pending.filter { $0.app != app }
+    delivered = delivered.filter { $0.app != app }
+  }
+}
+
+extension Center {
+  /// The changes since the last call; the store commits them before answers go out.
+  public func takeChanges() -> ChangeTracker {
+    let taken = changes
+    changes = ChangeTracker()
+    changes.isEnabled = taken.isEnabled
+    return taken
+  }
+}

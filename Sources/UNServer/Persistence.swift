@@ -1,0 +1,127 @@
+import JSONRPC
+import UNModel
+import UNStore
+
+/// Connects the center to a durable store: loads the state at start-up, and commits what
+/// changed once per loop iteration, before any answer of that iteration is written.
+final class Persistence {
+  let store: StateStore
+
+  enum Table {
+    static let app = "app"
+    static let categories = "categories"
+    static let pending = "pending"
+    static let delivered = "delivered"
+    static let queued = "queued"
+    static let globals = "globals"
+  }
+
+  init(store: StateStore) { self.store = store }
+
+  /// Reads every row and rebuilds the center.  A row that does not decode stops start-up:
+  /// silently dropping state would be data loss.
+  func load(into center: Center) throws {
+    var snapshot = CenterSnapshot()
+    func app(_ id: String) -> AppState {
+      snapshot.apps[id] ?? AppState(appId: id, authorization: center.configuration.initialAuthorization)
+    }
+    for row in try store.loadAll() {
+      let value: JSONValue
+      do {
+        value = try row.value.withUnsafeBytes { (b: UnsafeRawBufferPointer) throws(JSONParseError) in
+          try JSONParser.parse(b)
+        }
+      } catch {
+        throw StoreCorruption(row: row, reason: "\(error)")
+      }
+      do {
+        switch row.table {
+        case Table.app:
+          var a = app(row.app)
+          try StateCodec.decodeApp(row.app, value, into: &a)
+          snapshot.apps[row.app] = a
+        case Table.categories:
+          var a = app(row.app)
+          var list: [Category] = []
+          for c in value.arrayValue ?? [] { list.append(try StateCodec.decodeCategory(c)) }
+          a.categories = list
+          snapshot.apps[row.app] = a
+        case Table.pending:
+          var a = app(row.app)
+          a.pending.upsert(try StateCodec.decodePending(value))
+          snapshot.apps[row.app] = a
+        case Table.delivered:
+          var a = app(row.app)
+          let n = try StateCodec.decodeDelivered(value)
+          a.delivered[n.identifier] = n
+          snapshot.apps[row.app] = a
+        case Table.queued:
+          var a = app(row.app)
+          a.queuedResponses = try StateCodec.decodeQueued(value)
+          snapshot.apps[row.app] = a
+        case Table.globals:
+          try StateCodec.decodeGlobals(value, into: &snapshot)
+        default:
+          throw StateCodec.Corrupt(description: "unknown table")
+        }
+      } catch let error as StateCodec.Corrupt {
+        throw StoreCorruption(row: row, reason: error.description)
+      }
+    }
+    center.restore(snapshot)
+  }
+
+  /// Writes what changed since the last commit, in one transaction.
+  func commit(_ center: Center) throws {
+    let changes = center.takeChanges()
+    guard !changes.isEmpty else { return }
+    var out: [StoreChange] = []
+    for app in changes.resets.sorted() { out.append(.deleteApp(app)) }
+    for app in changes.apps.sorted() {
+      guard let state = center.apps[app] else { continue }
+      out.append(put(Table.app, app, "", StateCodec.app(state)))
+    }
+    for app in changes.categories.sorted() {
+      guard let state = center.apps[app] else { continue }
+      out.append(put(Table.categories, app, "", .array(state.categories.map(ModelEncoding.category))))
+    }
+    for key in changes.pending {
+      if let entry = center.apps[key.app]?.pending[key.identifier] {
+        out.append(put(Table.pending, key.app, key.identifier, StateCodec.pending(entry)))
+      } else {
+        out.append(.delete(table: Table.pending, app: key.app, key: key.identifier))
+      }
+    }
+    for key in changes.delivered {
+      if let n = center.apps[key.app]?.delivered[key.identifier] {
+        out.append(put(Table.delivered, key.app, key.identifier, StateCodec.delivered(n)))
+      } else {
+        out.append(.delete(table: Table.delivered, app: key.app, key: key.identifier))
+      }
+    }
+    for app in changes.queued.sorted() {
+      if let q = center.apps[app]?.queuedResponses, !q.isEmpty {
+        out.append(put(Table.queued, app, "", StateCodec.queued(q)))
+      } else {
+        out.append(.delete(table: Table.queued, app: app, key: ""))
+      }
+    }
+    if changes.globals {
+      out.append(put(Table.globals, "", "", StateCodec.globals(center.snapshotGlobals())))
+    }
+    try store.commit(out)
+  }
+
+  private func put(_ table: String, _ app: String, _ key: String, _ value: JSONValue) -> StoreChange {
+    .put(StoredRow(table: table, app: app, key: key, value: value.encoded()))
+  }
+}
+
+/// A stored row that cannot be read back.
+struct StoreCorruption: Error, CustomStringConvertible {
+  var row: StoredRow
+  var reason: String
+  var description: String {
+    "stored state is corrupt: table \(row.table), app '\(row.app)', key '\(row.key)': \(reason)"
+  }
+}

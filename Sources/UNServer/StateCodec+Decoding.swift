@@ -1,0 +1,126 @@
+import JSONRPC
+import UNModel
+
+/// Decoding of stored records; a record that does not decode is corruption, reported
+/// with its table and key rather than dropped.
+extension StateCodec {
+  struct Corrupt: Error, CustomStringConvertible {
+    var description: String
+  }
+
+  static func instant(_ v: JSONValue?, _ what: String) throws(Corrupt) -> Instant {
+    guard let text = v.flatMap({ if case .number(let t) = $0 { t } else { nil } }), let ms = Int64(text) else {
+      throw Corrupt(description: "\(what): expected epoch milliseconds")
+    }
+    return Instant(milliseconds: ms)
+  }
+
+  static func uint(_ v: JSONValue?, _ what: String) throws(Corrupt) -> UInt64 {
+    guard let i = v?.intValue, i >= 0 else { throw Corrupt(description: "\(what): expected a count") }
+    return UInt64(i)
+  }
+
+  static func decodeRequest(_ v: JSONValue?) throws(Corrupt) -> NotificationRequest {
+    guard let v, let id = v["identifier"]?.stringValue else { throw Corrupt(description: "request without identifier") }
+    do {
+      let content = try ModelDecoding.content(v["content"])
+      let trigger: Trigger? =
+        v["trigger"]?["type"]?.stringValue == "push" ? .push : try ModelDecoding.trigger(v["trigger"])
+      return NotificationRequest(identifier: id, content: content, trigger: trigger)
+    } catch {
+      throw Corrupt(description: "request '\(id)': \(error.message)")
+    }
+  }
+
+  static func decodeCategory(_ v: JSONValue) throws(Corrupt) -> Category {
+    do {
+      return try ModelDecoding.categories([v], path: "category")[0]
+    } catch {
+      throw Corrupt(description: error.message)
+    }
+  }
+
+  static func decodeApp(_ appId: String, _ v: JSONValue, into app: inout AppState) throws(Corrupt) {
+    guard let status = v["authorization"]?.stringValue.flatMap(AuthorizationStatus.init(rawValue:)) else {
+      throw Corrupt(description: "app '\(appId)': no authorization status")
+    }
+    app.authorization = status
+    app.grantedOptions = (v["grantedOptions"]?.arrayValue ?? []).compactMap {
+      $0.stringValue.flatMap(AuthorizationOption.init(rawValue:))
+    }
+    app.wantsForeground = v["wantsForeground"]?.boolValue ?? true
+    app.badge = v["badge"]?.intValue ?? 0
+    app.nextAnswer = v["nextAnswer"]?.boolValue
+    app.expanded = v["expanded"]?.stringValue
+    app.owner = v["owner"]?.intValue.map { UInt32(truncatingIfNeeded: $0) }
+  }
+
+  static func decodePending(_ v: JSONValue) throws(Corrupt) -> PendingRequest {
+    PendingRequest(
+      request: try decodeRequest(v["request"]), anchor: try instant(v["anchor"], "anchor"),
+      nextDate: try instant(v["next"], "next"), addedSequence: try uint(v["added"], "added"))
+  }
+
+  static func decodeDelivered(_ v: JSONValue?) throws(Corrupt) -> DeliveredNotification {
+    guard let v else { throw Corrupt(description: "missing notification") }
+    let category: Category? = try v["category"].flatMap { c throws(Corrupt) in
+      c == .null ? nil : try decodeCategory(c)
+    }
+    return DeliveredNotification(
+      date: try instant(v["date"], "date"), request: try decodeRequest(v["request"]), category: category,
+      sequence: try uint(v["sequence"], "sequence"), late: v["late"]?.boolValue ?? false)
+  }
+
+  static func decodeResponse(_ v: JSONValue?) throws(Corrupt) -> NotificationResponse {
+    guard let v, let id = v["responseId"]?.stringValue, let action = v["actionIdentifier"]?.stringValue else {
+      throw Corrupt(description: "response without responseId or actionIdentifier")
+    }
+    return NotificationResponse(
+      responseId: id, actionIdentifier: action, userText: v["userText"]?.stringValue,
+      notification: try decodeDelivered(v["notification"]))
+  }
+
+  static func decodeQueued(_ v: JSONValue) throws(Corrupt) -> [(NotificationResponse, Instant?)] {
+    var out: [(NotificationResponse, Instant?)] = []
+    for item in v.arrayValue ?? [] {
+      let deadline: Instant? = item["deadline"] == .null ? nil : try instant(item["deadline"], "deadline")
+      out.append((try decodeResponse(item["response"]), deadline))
+    }
+    return out
+  }
+
+  static func decodeGlobals(_ v: JSONValue, into s: inout CenterSnapshot) throws(Corrupt) {
+    s.deliverySequence = try uint(v["deliverySequence"], "deliverySequence")
+    s.additionSequence = try uint(v["additionSequence"], "additionSequence")
+    s.responseCounter = try uint(v["responseCounter"], "responseCounter")
+    s.pushCounter = try uint(v["pushCounter"], "pushCounter")
+    s.modificationCounter = try uint(v["modificationCounter"], "modificationCounter")
+    s.deviceLocked = v["deviceLocked"]?.boolValue ?? false
+    for o in v["openResponses"]?.arrayValue ?? [] {
+      guard let id = o["responseId"]?.stringValue, let app = o["app"]?.stringValue else {
+        throw Corrupt(description: "open response without id")
+      }
+      s.openResponses[id] = (app, try instant(o["deadline"], "deadline"))
+    }
+    for m in v["modifications"]?.arrayValue ?? [] {
+      guard let id = m["requestId"]?.stringValue, let app = m["app"]?.stringValue else {
+        throw Corrupt(description: "modification without id")
+      }
+      // The extension connection did not survive the restart: no session can complete it,
+      // so its deadline delivers the original.
+      s.pendingModifications[id] = PendingModification(
+        requestId: id, app: app, request: try decodeRequest(m["request"]), session: -1,
+        deadline: try instant(m["deadline"], "deadline"), warned: m["warned"]?.boolValue ?? false)
+    }
+    for e in v["extensionResponses"]?.arrayValue ?? [] {
+      guard let id = e["responseId"]?.stringValue, let app = e["app"]?.stringValue, let p = e["prepared"] else {
+        throw Corrupt(description: "extension response without id")
+      }
+      let prepared = PreparedResponse(
+        response: try decodeResponse(p["response"]), tellsApp: p["tellsApp"]?.boolValue ?? true,
+        foreground: p["foreground"]?.boolValue ?? false, background: p["background"]?.boolValue ?? false)
+      s.pendingExtensionResponses[id] = (app, prepared, try instant(e["deadline"], "deadline"))
+    }
+    if v["clock"] != nil { s.clock = try instant(v["clock"], "clock") }
+  }
+}

@@ -1,0 +1,93 @@
+import JSONRPC
+import UNModel
+
+/// Model state ↔ stored rows.  Records are compact JSON in the wire shapes (a stored
+/// request reads like `listPending` shows it) plus the bookkeeping the wire does not
+/// carry (anchors, sequences), so a database can be inspected with `sqlite3` and
+/// decoded with the same rules as a request.
+enum StateCodec {
+  static func ms(_ i: Instant) -> JSONValue { .number(String(i.milliseconds)) }
+
+  static func app(_ a: AppState) -> JSONValue {
+    var m: [JSONMember] = [
+      JSONMember("authorization", .string(a.authorization.rawValue)),
+      JSONMember("grantedOptions", .array(a.grantedOptions.map { .string($0.rawValue) })),
+      JSONMember("wantsForeground", .bool(a.wantsForeground)), JSONMember("badge", .int(a.badge)),
+    ]
+    if let answer = a.nextAnswer { m.append(JSONMember("nextAnswer", .bool(answer))) }
+    if let expanded = a.expanded { m.append(JSONMember("expanded", .string(expanded))) }
+    if let owner = a.owner { m.append(JSONMember("owner", .int(Int(owner)))) }
+    return .object(m)
+  }
+
+  static func pending(_ p: PendingRequest) -> JSONValue {
+    .object([
+      "request": ModelEncoding.request(p.request), "anchor": ms(p.anchor), "next": ms(p.nextDate),
+      "added": .int(Int(p.addedSequence)),
+    ])
+  }
+
+  static func delivered(_ n: DeliveredNotification) -> JSONValue {
+    .object([
+      "request": ModelEncoding.request(n.request), "date": ms(n.date),
+      "category": n.category.map(ModelEncoding.category) ?? .null, "sequence": .int(Int(n.sequence)),
+      "late": .bool(n.late),
+    ])
+  }
+
+  static func response(_ r: NotificationResponse) -> JSONValue {
+    var m: [JSONMember] = [
+      JSONMember("responseId", .string(r.responseId)), JSONMember("actionIdentifier", .string(r.actionIdentifier)),
+      JSONMember("notification", delivered(r.notification)),
+    ]
+    if let t = r.userText { m.append(JSONMember("userText", .string(t))) }
+    return .object(m)
+  }
+
+  static func prepared(_ p: PreparedResponse) -> JSONValue {
+    .object([
+      "response": response(p.response), "tellsApp": .bool(p.tellsApp), "foreground": .bool(p.foreground),
+      "background": .bool(p.background),
+    ])
+  }
+
+  static func queued(_ list: [(NotificationResponse, Instant?)]) -> JSONValue {
+    .array(list.map { r, d in .object(["response": response(r), "deadline": d.map(ms) ?? .null]) })
+  }
+
+  static func globals(_ s: CenterSnapshot) -> JSONValue {
+    var m: [JSONMember] = [
+      JSONMember("deliverySequence", .int(Int(s.deliverySequence))),
+      JSONMember("additionSequence", .int(Int(s.additionSequence))),
+      JSONMember("responseCounter", .int(Int(s.responseCounter))), JSONMember("pushCounter", .int(Int(s.pushCounter))),
+      JSONMember("modificationCounter", .int(Int(s.modificationCounter))),
+      JSONMember("deviceLocked", .bool(s.deviceLocked)),
+      JSONMember(
+        "openResponses",
+        .array(
+          s.openResponses.sorted { $0.key < $1.key }.map { id, o in
+            .object(["responseId": .string(id), "app": .string(o.app), "deadline": ms(o.deadline)])
+          })),
+      JSONMember(
+        "modifications",
+        .array(
+          s.pendingModifications.sorted { $0.key < $1.key }.map { id, p in
+            .object([
+              "requestId": .string(id), "app": .string(p.app), "request": ModelEncoding.request(p.request),
+              "deadline": ms(p.deadline), "warned": .bool(p.warned),
+            ])
+          })),
+      JSONMember(
+        "extensionResponses",
+        .array(
+          s.pendingExtensionResponses.sorted { $0.key < $1.key }.map { id, p in
+            .object([
+              "responseId": .string(id), "app": .string(p.app), "prepared": prepared(p.prepared),
+              "deadline": ms(p.deadline),
+            ])
+          })),
+    ]
+    if let clock = s.clock { m.append(JSONMember("clock", ms(clock))) }
+    return .object(m)
+  }
+}
