@@ -1,0 +1,26 @@
+import JSONRPC
+
+/// `advance SECONDS`: moves the manual clock (advanceClock).
+enum AdvanceCommand: Command {
+  static let name = "advance"
+  static let usage = """
+    usage: unctl advance SECONDS
+
+    Moves the daemon's manual clock forward (--clock manual), firing every trigger that
+    falls due, in date order.  Prints the new time and the identifiers fired.
+    """
+
+  static func run(_ arguments: [String], _ context: Context) throws -> Int32 {
+    let operands = try ParsedArguments.parse(arguments).operands(1...1, "SECONDS")
+    guard let seconds = Double(operands[0]), seconds.isFinite else {
+      throw CLIError.usage("SECONDS must be a number, got '\(operands[0])'")
+    }
+    let result = try context.call("advanceClock", .object(["seconds": .double(seconds)]))
+    context.output.result(result) {
+      let fired = (result["fired"]?.arrayValue ?? []).map { Output.text($0) }
+      context.output.line("now \(Output.text(result["now"]))")
+      context.output.line(fired.isEmpty ? context.output.dim("fired nothing") : "fired " + fired.joined(separator: ", "))
+    }
+    return 0
+  }
+}

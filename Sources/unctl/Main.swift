@@ -1,0 +1,137 @@
+import Foundation
+import JSONRPC
+
+/// Global options, the command table and the mapping of failures to exit codes.
+enum Main {
+  static var commands: [any Command.Type] {
+    [
+    CallCommand.self, PingCommand.self, CategoriesCommand.self, ScheduleCommand.self, PendingCommand.self,
+    DeliveredCommand.self, RespondCommand.self, BadgeCommand.self, AuthCommand.self, AdvanceCommand.self,
+    WatchCommand.self, WaitCommand.self, StatsCommand.self, PushCommand.self, ScenarioCommand.self,
+    ]
+  }
+
+  static let usage = """
+    usage: unctl [--socket PATH] [--json | --human] COMMAND [ARGS...]
+
+    commands:
+      call METHOD [PARAMS_JSON|-]   send one JSON-RPC request and print the result
+      ping                          check that the daemon answers
+      categories [get]              list the app's categories
+      categories set FILE|-         register categories (a JSON array, or {"categories": [...]})
+      schedule --id ID ...          schedule a local notification (--in SECONDS or --now)
+      pending [--limit N]           list pending notification requests
+      delivered [--grouped]         list delivered notifications (or their thread groups)
+      respond ID ACTION|--default|--dismiss
+                                    answer a delivered notification as the user
+      badge [N]                     show the badge count, or set it to N
+      auth [status|request|set|answer]
+                                    authorization status, prompt, Settings, prompt answer
+      advance SECONDS               move the manual clock forward, firing due triggers
+      watch [--app APP...]          print events as they happen, until interrupted
+      wait --event TYPE --timeout S wait for an event (exit 1 when none came in time)
+      stats                         the daemon's counters
+      push FILE.apns [--app APP]    deliver a remote (APNs) payload, as xcrun simctl push
+      run [--junit F] SCENARIO...   run scenario files (a private daemon each, or --socket)
+
+    options:
+      --socket PATH   the daemon's socket (default: $UNCENTER_SOCKET, else
+                      $XDG_RUNTIME_DIR/uncenterd.sock, else /tmp/uncenterd-$UID.sock)
+      --json          machine output: the result as one JSON line (the default when
+                      standard output is not a terminal); errors as JSON on stderr
+      --human         text for people even when standard output is not a terminal
+      -h, --help      this help; `unctl COMMAND --help` for a command's
+
+    App-scoped commands (categories, schedule, pending, delivered, respond, badge, auth,
+    push) take --app APP, else $UNCENTER_APP: unctl connections do not say hello.
+    NO_COLOR disables colors.  Exit status: 0 ok, 1 JSON-RPC error, 2 usage,
+    3 cannot connect to the daemon.
+    """
+
+  static func run(_ arguments: [String], environment: [String: String]) -> Int32 {
+    var args = arguments[...]
+    var socket: String?
+    var json = false
+    var human = false
+    let plain = Output(json: false, color: false, errorColor: isatty(2) == 1 && environment["NO_COLOR"] == nil)
+    parsing: while let first = args.first {
+      switch first {
+      case "--socket":
+        args.removeFirst()
+        guard let path = args.popFirst() else {
+          plain.usageError("--socket needs a path", usage: usage)
+          return 2
+        }
+        socket = path
+      case _ where first.hasPrefix("--socket="):
+        args.removeFirst()
+        socket = String(first.dropFirst("--socket=".count))
+      case "--json":
+        args.removeFirst()
+        json = true
+      case "--human":
+        args.removeFirst()
+        human = true
+      case "-h", "--help":
+        print(usage)
+        return 0
+      case _ where first.hasPrefix("-"):
+        plain.usageError("unknown option '\(first)'", usage: usage)
+        return 2
+      default:
+        break parsing
+      }
+    }
+    guard let name = args.popFirst() else {
+      plain.usageError("no command", usage: usage)
+      return 2
+    }
+    if name == "help" {
+      if let topic = args.first, let command = commands.first(where: { $0.name == topic }) {
+        print(command.usage)
+      } else {
+        print(usage)
+      }
+      return 0
+    }
+    guard let command = commands.first(where: { $0.name == name }) else {
+      plain.usageError("unknown command '\(name)'", usage: usage)
+      return 2
+    }
+    let output = Output.detect(json: json, human: human, environment: environment)
+    let path = SocketPath.resolve(explicit: socket, environment: environment, uid: getuid())
+    let context = Context(socketPath: path, output: output, environment: environment)
+    if command.name == ScenarioCommand.name {
+      // Scenarios start their own daemon unless --socket names one.
+      return RunCommand.main(Array(args), socket: socket)
+    }
+    do {
+      return try command.run(Array(args), context)
+    } catch CLIError.help {
+      print(command.usage)
+      return 0
+    } catch CLIError.usage(let message) {
+      output.usageError(message, usage: command.usage)
+      return 2
+    } catch CLIError.rpc(let error) {
+      output.rpcError(error)
+      return 1
+    } catch CLIError.connect(let message) {
+      output.failure(message)
+      return 3
+    } catch CLIError.failure(let message, let code) {
+      output.failure(message)
+      return code
+    } catch {
+      output.failure("\(error)")
+      return 1
+    }
+  }
+}
+
+/// `run` is `RunCommand` (scenarios); listed here for `help run`.
+enum ScenarioCommand: Command {
+  static let name = "run"
+  static var usage: String { RunCommand.usage }
+  static func run(_ arguments: [String], _ context: Context) throws -> Int32 { 0 }
+}

@@ -1,5 +1,0 @@
-import XCTest
-
-final class unctlTestsPlaceholder: XCTestCase {
-  func testPlaceholder() {}
-}
