@@ -78,10 +78,16 @@ enum DelegateEvent: Sendable, Equatable {
 final class RecordingDelegate: UNUserNotificationCenterDelegate {
   private let events = Mutex<[DelegateEvent]>([])
   let presentationAnswer: UNNotificationPresentationOptions
+  /// While true, didReceive does not return (a background action still running).
+  private let holding: Mutex<Bool>
 
-  init(presentationAnswer: UNNotificationPresentationOptions = [.banner, .list]) {
+  init(presentationAnswer: UNNotificationPresentationOptions = [.banner, .list], holdDidReceive: Bool = false) {
     self.presentationAnswer = presentationAnswer
+    holding = Mutex(holdDidReceive)
   }
+
+  /// Lets a held didReceive return.
+  func release() { holding.withLock { $0 = false } }
 
   func userNotificationCenter(_ center: UNUserNotificationCenter, willPresent notification: UNNotification) async
     -> UNNotificationPresentationOptions
@@ -92,6 +98,7 @@ final class RecordingDelegate: UNUserNotificationCenterDelegate {
 
   func userNotificationCenter(_ center: UNUserNotificationCenter, didReceive response: UNNotificationResponse) async {
     events.withLock { $0.append(.didReceive(response)) }
+    while holding.withLock({ $0 }) { try? await Task.sleep(nanoseconds: 5_000_000) }
   }
 
   /// The next recorded event, waiting up to `timeout` seconds.
