@@ -1,5 +1,0 @@
-import XCTest
-
-final class UNCenterClientTestsPlaceholder: XCTestCase {
-  func testPlaceholder() {}
-}
