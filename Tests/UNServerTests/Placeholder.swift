@@ -1,5 +1,0 @@
-import XCTest
-
-final class UNServerTestsPlaceholder: XCTestCase {
-  func testPlaceholder() {}
-}
