@@ -9,11 +9,13 @@ final class CatchUpTests: XCTestCase {
     _ = try center.schedule(app: "a", request("x", content(), interval(10)))
     clock.set(startPlus(605))
     let firings = center.fireDue(upTo: clock.now, late: true)
-    XCTAssertEqual(firings, [Firing(app: "a", identifier: "x", date: startPlus(10))])
+    XCTAssertEqual(firings.map(\.identifier), ["x"])
+    XCTAssertEqual(firings.map(\.date), [startPlus(10)])
+    XCTAssertEqual(firings.map(\.app), ["a"])
     XCTAssertEqual(center.app("a").delivered["x"]?.late, true)
     XCTAssertNil(center.app("a").pending["x"])
     XCTAssertEqual(clock.now, startPlus(605), "catch-up does not move the clock")
-    XCTAssertEqual(center.fireDue(upTo: clock.now, late: true), [])
+    XCTAssertEqual(center.fireDue(upTo: clock.now, late: true).count, 0)
   }
 
   func testMissedRepeatingFiresOnceAndMovesToItsNextFutureSlot() throws {
@@ -31,7 +33,8 @@ final class CatchUpTests: XCTestCase {
     // Then it runs on time again.
     clock.set(startPlus(660))
     let next = center.fireDue(upTo: clock.now)
-    XCTAssertEqual(next, [Firing(app: "a", identifier: "r", date: startPlus(660))])
+    XCTAssertEqual(next.map(\.identifier), ["r"])
+    XCTAssertEqual(next.map(\.date), [startPlus(660)])
     XCTAssertEqual(center.app("a").delivered["r"]?.late, false)
     XCTAssertEqual(center.app("a").pending["r"]?.nextDate, startPlus(720))
   }
