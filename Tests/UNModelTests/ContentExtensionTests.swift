@@ -255,4 +255,18 @@ final class ContentExtensionTests: XCTestCase {
     XCTAssertFalse(r.toExtension)
     XCTAssertTrue(r.delivered)
   }
+
+  /// Removing the expanded notification does not end the expanded state: a new
+  /// notification delivered later with the same identifier is treated as expanded, and
+  /// the user's tap on it goes to the content extension although nobody expanded it.
+  func testKnownBug_RemovingTheExpandedNotificationEndsTheExpandedState() throws {
+    let center = try scene()
+    _ = try center.expand(app: "a", identifier: "m1")
+    XCTAssertEqual(center.removeDelivered(app: "a", identifiers: ["m1"]), 1)
+    XCTAssertNil(center.app("a").expanded)
+    _ = try center.schedule(app: "a", request("m1", content(category: "message"), nil))
+    let r = try defaultTap(center)
+    XCTAssertFalse(r.toExtension)
+    XCTAssertTrue(r.delivered)
+  }
 }

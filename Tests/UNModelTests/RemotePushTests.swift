@@ -232,4 +232,14 @@ final class RemotePushTests: XCTestCase {
     XCTAssertEqual(e.map(\.kind), [.pushed, .dropped])
     XCTAssertEqual(e.last?["reason"], .string("denied"))
   }
+
+  /// `pushRemote` reports `delivered: true` for a push that was dropped because the app's
+  /// authorization is denied (a `dropped` event, nothing in the delivered list).
+  func testKnownBug_PushToADeniedAppIsNotReportedDelivered() throws {
+    let (center, _) = makeCenter()
+    _ = center.setAuthorization(app: "a", status: .denied, answer: nil)
+    let r = try center.pushRemote(app: "a", remotePush(alertContent()), identifier: "p")
+    XCTAssertTrue(center.app("a").delivered.isEmpty)
+    XCTAssertFalse(r.delivered)
+  }
 }
