@@ -1,0 +1,162 @@
+import JSONRPC
+import UNModel
+import XCTest
+
+@testable import UNServer
+
+private func json(_ text: String) -> JSONValue { try! JSONParser.parse(text) }
+
+private func map(_ text: String) throws -> RemotePush { try RemotePayload.map(json(text)) }
+
+/// The error `RemotePayload.map` throws for this payload, or nil when it maps.
+private func mappingError(_ value: JSONValue) -> RPCError? {
+  do {
+    _ = try RemotePayload.map(value)
+    return nil
+  } catch {
+    return error
+  }
+}
+
+private func text(_ t: JSONText) -> String { String(decoding: t.bytes, as: UTF8.self) }
+
+final class RemotePayloadTests: XCTestCase {
+  private func assertInvalid(
+    _ value: JSONValue, _ reason: String, file: StaticString = #filePath, line: UInt = #line
+  ) {
+    guard let error = mappingError(value) else { return XCTFail("mapped", file: file, line: line) }
+    XCTAssertEqual(error.code, .invalidPayload, file: file, line: line)
+    XCTAssertEqual(error.code.rawValue, -32009, file: file, line: line)
+    XCTAssertEqual(error.data?["reason"], .string("invalidPayload"), file: file, line: line)
+    XCTAssertEqual(error.message, "invalid payload: " + reason, file: file, line: line)
+  }
+
+  func testPolishSeedPayload() throws {
+    let source = """
+      {"aps": {"alert": {"title": "Nowa wiadomość", "body": "Anna: Cześć! Jak się masz?"},
+               "category": "message", "thread-id": "chat_123", "badge": 5, "sound": "default"}}
+      """
+    let push = try map(source)
+    XCTAssertEqual(push.content.title, "Nowa wiadomość")
+    XCTAssertEqual(push.content.body, "Anna: Cześć! Jak się masz?")
+    XCTAssertEqual(push.content.subtitle, "")
+    XCTAssertEqual(push.content.categoryIdentifier, "message")
+    XCTAssertEqual(push.content.threadIdentifier, "chat_123")
+    XCTAssertEqual(push.content.badge, 5)
+    XCTAssertEqual(push.content.sound, .default)
+    XCTAssertEqual(push.content.interruptionLevel, .active)
+    XCTAssertFalse(push.silent)
+    XCTAssertFalse(push.mutableContent)
+    let compact = json(source).encoded()
+    XCTAssertEqual(push.content.userInfo.bytes, compact, "userInfo is the whole payload")
+    XCTAssertEqual(push.payload.bytes, compact)
+    XCTAssertEqual(try JSONParser.parse(push.content.userInfo.bytes), json(source))
+  }
+
+  func testAlertStringIsTheBody() throws {
+    let push = try map(#"{"aps":{"alert":"Cześć"}}"#)
+    XCTAssertEqual(push.content.body, "Cześć")
+    XCTAssertEqual(push.content.title, "")
+    XCTAssertNil(push.content.badge)
+    XCTAssertNil(push.content.sound)
+  }
+
+  func testAlertDictionaryKeysAndLocKeys() throws {
+    let source = """
+      {"aps":{"alert":{"title":"T","subtitle":"S","body":"B","launch-image":"Splash",
+      "title-loc-key":"GREETING","loc-args":["Anna"],"summary-arg":"Anna","summary-arg-count":2}}}
+      """
+    let push = try map(source)
+    XCTAssertEqual(push.content.title, "T")
+    XCTAssertEqual(push.content.subtitle, "S")
+    XCTAssertEqual(push.content.body, "B")
+    XCTAssertEqual(push.content.launchImageName, "Splash")
+    XCTAssertEqual(push.content.summaryArgument, "Anna")
+    XCTAssertEqual(push.content.summaryArgumentCount, 2)
+    let info = try JSONParser.parse(push.content.userInfo.bytes)
+    XCTAssertEqual(info["aps"]?["alert"]?["title-loc-key"], .string("GREETING"))
+    XCTAssertEqual(info["aps"]?["alert"]?["loc-args"], .array([.string("Anna")]))
+    XCTAssertFalse(push.content.title.contains("GREETING"))
+  }
+
+  func testLocKeysAloneLeaveTheTextEmpty() throws {
+    let push = try map(#"{"aps":{"alert":{"loc-key":"MSG","loc-args":["x"]}}}"#)
+    XCTAssertEqual(push.content.title, "")
+    XCTAssertEqual(push.content.body, "")
+    XCTAssertTrue(text(push.content.userInfo).contains("\"loc-key\":\"MSG\""))
+  }
+
+  func testCriticalSoundDictionary() throws {
+    let push = try map(#"{"aps":{"alert":"x","sound":{"critical":1,"name":"alarm.caf","volume":0.8}}}"#)
+    XCTAssertEqual(push.content.sound, .named("alarm.caf"))
+    XCTAssertEqual(push.content.interruptionLevel, .critical)
+    let defaultName = try map(#"{"aps":{"sound":{"critical":0}}}"#)
+    XCTAssertEqual(defaultName.content.sound, .default)
+    XCTAssertEqual(defaultName.content.interruptionLevel, .active)
+    XCTAssertEqual(try map(#"{"aps":{"sound":"ping.aiff"}}"#).content.sound, .named("ping.aiff"))
+  }
+
+  func testInterruptionLevels() throws {
+    XCTAssertEqual(try map(#"{"aps":{"interruption-level":"time-sensitive"}}"#).content.interruptionLevel, .timeSensitive)
+    XCTAssertEqual(try map(#"{"aps":{"interruption-level":"passive"}}"#).content.interruptionLevel, .passive)
+    XCTAssertEqual(try map(#"{"aps":{"interruption-level":"critical"}}"#).content.interruptionLevel, .critical)
+    XCTAssertEqual(try map(#"{"aps":{"interruption-level":"active"}}"#).content.interruptionLevel, .active)
+    assertInvalid(
+      json(#"{"aps":{"interruption-level":"timeSensitive"}}"#),
+      "aps.interruption-level 'timeSensitive' is not passive, active, time-sensitive or critical")
+    assertInvalid(json(#"{"aps":{"interruption-level":1}}"#), "aps.interruption-level must be a string, got a number")
+  }
+
+  func testRelevanceScoreAndOtherKeys() throws {
+    let push = try map(
+      #"{"aps":{"alert":"x","relevance-score":0.75,"target-content-id":"room-1","filter-criteria":"work"}}"#)
+    XCTAssertEqual(push.content.relevanceScore, 0.75)
+    XCTAssertEqual(push.content.targetContentIdentifier, "room-1")
+    XCTAssertEqual(push.content.filterCriteria, "work")
+    assertInvalid(json(#"{"aps":{"relevance-score":1.5}}"#), "aps.relevance-score must be a number in 0...1")
+    assertInvalid(json(#"{"aps":{"relevance-score":"high"}}"#), "aps.relevance-score must be a number in 0...1")
+  }
+
+  func testSilentAndMutable() throws {
+    let silent = try map(#"{"aps":{"content-available":1},"sync":true}"#)
+    XCTAssertTrue(silent.silent)
+    XCTAssertEqual(text(silent.payload), #"{"aps":{"content-available":1},"sync":true}"#)
+    XCTAssertFalse(try map(#"{"aps":{"content-available":1,"alert":"x"}}"#).silent)
+    XCTAssertFalse(try map(#"{"aps":{"content-available":1,"badge":1}}"#).silent)
+    XCTAssertFalse(try map(#"{"aps":{"content-available":1,"sound":"default"}}"#).silent)
+    XCTAssertFalse(try map(#"{"aps":{"content-available":0}}"#).silent)
+    XCTAssertFalse(try map(#"{"aps":{}}"#).silent)
+    XCTAssertTrue(try map(#"{"aps":{"alert":"x","mutable-content":1}}"#).mutableContent)
+    XCTAssertFalse(try map(#"{"aps":{"alert":"x","mutable-content":0}}"#).mutableContent)
+    XCTAssertFalse(try map(#"{"aps":{"alert":"x"}}"#).mutableContent)
+  }
+
+  func testShapeErrors() {
+    assertInvalid(json("[1]"), "the payload must be a JSON object, got an array")
+    assertInvalid(json(#""aps""#), "the payload must be a JSON object, got a string")
+    assertInvalid(json(#"{"alert":"x"}"#), "the payload has no 'aps' dictionary")
+    assertInvalid(json(#"{"aps":"x"}"#), "'aps' must be an object, got a string")
+    assertInvalid(json(#"{"aps":[]}"#), "'aps' must be an object, got an array")
+    assertInvalid(json(#"{"aps":{"badge":"5"}}"#), "aps.badge must be an integer >= 0")
+    assertInvalid(json(#"{"aps":{"badge":1.5}}"#), "aps.badge must be an integer >= 0")
+    assertInvalid(json(#"{"aps":{"badge":-1}}"#), "aps.badge must be an integer >= 0")
+    assertInvalid(json(#"{"aps":{"alert":5}}"#), "aps.alert must be a string or an object, got a number")
+    assertInvalid(json(#"{"aps":{"alert":{"title":5}}}"#), "aps.alert.title must be a string, got a number")
+    assertInvalid(json(#"{"aps":{"sound":true}}"#), "aps.sound must be a string or an object, got a boolean")
+    assertInvalid(json(#"{"aps":{"thread-id":7}}"#), "aps.thread-id must be a string, got a number")
+  }
+
+  func testSizeLimitIsOnTheCompactSerialization() throws {
+    // {"aps":{},"pad":"…"} is 19 bytes plus the padding.
+    func payload(_ total: Int) -> JSONValue {
+      .object([JSONMember("aps", .object([])), JSONMember("pad", .string(String(repeating: "x", count: total - 19)))])
+    }
+    XCTAssertEqual(payload(4096).encoded().count, 4096)
+    XCTAssertNoThrow(try RemotePayload.map(payload(4096)))
+    assertInvalid(payload(4097), "the payload is 4097 bytes; the limit is 4096")
+    // Whitespace in the source does not count.
+    let spaced = "{ \"aps\" : { } , \"pad\" : \"" + String(repeating: "y", count: 4077) + "\" }"
+    XCTAssertGreaterThan(spaced.utf8.count, 4096)
+    XCTAssertNoThrow(try map(spaced))
+  }
+}
