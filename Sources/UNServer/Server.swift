@@ -27,6 +27,8 @@ public final class Server {
   var stopping = false
   /// Reused for encoding one message before framing it.
   var scratch: [UInt8] = []
+  /// systemd: notifications, watchdog, inherited socket (Server+Service.swift).
+  let service: ServiceLink
 
   public init(configuration: ServerConfiguration, environment: [String: String]) throws {
     self.configuration = configuration
@@ -42,6 +44,7 @@ public final class Server {
     loop = try EventLoop()
     timer = try LoopTimer(loop: loop)
     check = try LoopCheck(loop: loop)
+    service = ServiceLink(environment: environment, log: log)
   }
 
   /// Binds, serves until SIGTERM/SIGINT, cleans up.  Returns the exit status.
@@ -60,7 +63,13 @@ public final class Server {
       return 1
     }
     let mode = center.clock.isManual ? "manual" : "real"
-    log.info("listening", ["socket": socketPath, "clock": mode, "now": center.clock.now.rfc3339])
+    // systemd: an inherited socket is logged by its own address; READY=1 once it accepts.
+    if let inherited = service.inheritedPath {
+      log.info("listening", ["socket": inherited, "inherited": "true", "clock": mode, "now": center.clock.now.rfc3339])
+    } else {
+      log.info("listening", ["socket": socketPath, "clock": mode, "now": center.clock.now.rfc3339])
+    }
+    notifyReady(listeningOn: service.inheritedPath ?? socketPath)
     _ = loop.run()
     do {
       // The shutdown watchdog timer does not keep the loop alive and may still be open.
@@ -73,6 +82,8 @@ public final class Server {
   }
 
   private func listen() throws {
+    // systemd socket activation: adopt the passed socket instead of binding (Server+Service.swift).
+    if try adoptInheritedListener() { return }
     switch SocketProbe.probe(socketPath) {
     case .absent: break
     case .stale:
@@ -86,6 +97,7 @@ public final class Server {
     let server = try PipeServer(loop: loop)
     listener = server
     try server.bind(path: socketPath, mode: mode_t(configuration.socketMode))
+    try applySocketGroup()  // --socket-group (Server+Service.swift)
     try server.listen(backlog: 511) { [unowned self] server in self.accept(from: server) }
   }
 
@@ -94,9 +106,11 @@ public final class Server {
     guard !stopping else { return }
     stopping = true
     log.info("stopping", ["signal": signal == SIGTERM ? "TERM" : "INT"])
+    notifyStopping(signal: signal)  // systemd: STOPPING=1, watchdog off
     listener?.close()
     listener = nil
-    unlink(socketPath)
+    // A socket inherited from systemd is systemd's: never remove it.
+    if service.inheritedPath == nil { unlink(socketPath) }
     timer.close()
     for wait in waits { wait.timer.close() }
     waits.removeAll()
