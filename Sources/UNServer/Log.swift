@@ -3,10 +3,19 @@ import Foundation
 /// One logfmt line per event on stderr: `level=info event=listening socket=/run/u.sock`.
 /// Values with spaces, quotes or `=` are quoted.  Writes go straight to fd 2 with one
 /// `write(2)` per line, so lines never interleave.
+///
+/// When stderr is systemd's journal stream (`$JOURNAL_STREAM` names fd 2's device and
+/// inode), each line starts with a `<N>` syslog priority (`sd-daemon(3)`), so the
+/// journal records warnings and errors at their level; otherwise lines are plain logfmt.
 public struct Log: Sendable {
   public var level: LogLevel
+  /// Prefix lines with `<N>` priorities for the journal.
+  public var journal: Bool
 
-  public init(level: LogLevel) { self.level = level }
+  public init(level: LogLevel, journal: Bool = Log.stderrIsJournal()) {
+    self.level = level
+    self.journal = journal
+  }
 
   public func debug(_ event: String, _ fields: KeyValuePairs<String, String> = [:]) { emit(.debug, event, fields) }
   public func info(_ event: String, _ fields: KeyValuePairs<String, String> = [:]) { emit(.info, event, fields) }
@@ -15,11 +24,31 @@ public struct Log: Sendable {
 
   public func emit(_ at: LogLevel, _ event: String, _ fields: KeyValuePairs<String, String>) {
     guard at >= level else { return }
-    var line = "level=\(at.rawValue) event=\(event)"
+    var bytes = Array(format(at, event, fields).utf8)
+    bytes.withUnsafeMutableBytes { _ = Foundation.write(2, $0.baseAddress, $0.count) }
+  }
+
+  /// The line as written, with its newline.
+  func format(_ at: LogLevel, _ event: String, _ fields: KeyValuePairs<String, String>) -> String {
+    var line = journal ? "<\(at.syslogPriority)>" : ""
+    line += "level=\(at.rawValue) event=\(event)"
     for (k, v) in fields { line += " \(k)=\(Self.quote(v))" }
     line += "\n"
-    var bytes = Array(line.utf8)
-    bytes.withUnsafeMutableBytes { _ = Foundation.write(2, $0.baseAddress, $0.count) }
+    return line
+  }
+
+  /// True when `$JOURNAL_STREAM` (`DEVICE:INODE`, set by systemd for a service whose
+  /// output goes to the journal) matches `fd`: a child whose stderr was redirected
+  /// elsewhere keeps plain lines even if it inherited the variable.
+  public static func stderrIsJournal(
+    environment: [String: String] = ProcessInfo.processInfo.environment, fd: Int32 = 2
+  ) -> Bool {
+    guard let value = environment["JOURNAL_STREAM"] else { return false }
+    let parts = value.split(separator: ":")
+    guard parts.count == 2, let device = UInt64(parts[0]), let inode = UInt64(parts[1]) else { return false }
+    var st = stat()
+    guard fstat(fd, &st) == 0 else { return false }
+    return UInt64(st.st_dev) == device && UInt64(st.st_ino) == inode
   }
 
   static func quote(_ v: String) -> String {
@@ -35,5 +64,17 @@ public struct Log: Sendable {
       }
     }
     return out + "\""
+  }
+}
+
+extension LogLevel {
+  /// syslog priority for the journal's `<N>` prefix (`sd-daemon(3)`).
+  public var syslogPriority: Int {
+    switch self {
+    case .debug: 7
+    case .info: 6
+    case .warn: 4
+    case .error: 3
+    }
   }
 }

@@ -32,6 +32,8 @@ public final class Server {
   var scratch: [UInt8] = []
   /// The durable store, with `--state`.
   let persistence: Persistence?
+  /// systemd: notifications, watchdog, inherited socket (Server+Service.swift).
+  let service: ServiceLink
 
   public init(configuration: ServerConfiguration, environment: [String: String]) throws {
     self.configuration = configuration
@@ -47,24 +49,25 @@ public final class Server {
     loop = try EventLoop()
     timer = try LoopTimer(loop: loop)
     check = try LoopCheck(loop: loop)
-    if let directory = configuration.stateDirectory {
-      let store = try SQLiteStore(directory: directory, durability: configuration.durability)
-      persistence = Persistence(store: store)
-      center.changes.isEnabled = true
-      try persistence!.load(into: center)
-      log.info(
-        "state_loaded",
-        ["dir": directory, "apps": "\(center.apps.count)", "pending": "\(center.apps.values.reduce(0) { $0 + $1.pending.count })"])
-      if !center.clock.isManual {
-        // Triggers missed while the daemon was down fire once, marked late (SPEC §8).
-        let missed = center.fireDue(upTo: center.clock.now, late: true)
-        if !missed.isEmpty { log.info("caught_up", ["fired": "\(missed.count)"]) }
-        _ = center.takeEffects()
-      }
-      try persistence!.commit(center)
-    } else {
+    service = ServiceLink(environment: environment, log: Log(level: configuration.logLevel))
+    guard let directory = configuration.stateDirectory else {
       persistence = nil
+      return
     }
+    let store = try SQLiteStore(directory: directory, durability: configuration.durability)
+    persistence = Persistence(store: store)
+    center.changes.isEnabled = true
+    try persistence!.load(into: center)
+    log.info(
+      "state_loaded",
+      ["dir": directory, "apps": "\(center.apps.count)", "pending": "\(center.apps.values.reduce(0) { $0 + $1.pending.count })"])
+    if !center.clock.isManual {
+      // Triggers missed while the daemon was down fire once, marked late (SPEC §8).
+      let missed = center.fireDue(upTo: center.clock.now, late: true)
+      if !missed.isEmpty { log.info("caught_up", ["fired": "\(missed.count)"]) }
+      _ = center.takeEffects()
+    }
+    try persistence!.commit(center)
   }
 
   /// Binds, serves until SIGTERM/SIGINT, cleans up.  Returns the exit status.
@@ -83,7 +86,13 @@ public final class Server {
       return 1
     }
     let mode = center.clock.isManual ? "manual" : "real"
-    log.info("listening", ["socket": socketPath, "clock": mode, "now": center.clock.now.rfc3339])
+    // systemd: an inherited socket is logged by its own address; READY=1 once it accepts.
+    if let inherited = service.inheritedPath {
+      log.info("listening", ["socket": inherited, "inherited": "true", "clock": mode, "now": center.clock.now.rfc3339])
+    } else {
+      log.info("listening", ["socket": socketPath, "clock": mode, "now": center.clock.now.rfc3339])
+    }
+    notifyReady(listeningOn: service.inheritedPath ?? socketPath)
     _ = loop.run()
     do {
       // The shutdown watchdog timer does not keep the loop alive and may still be open.
@@ -96,6 +105,8 @@ public final class Server {
   }
 
   private func listen() throws {
+    // systemd socket activation: adopt the passed socket instead of binding (Server+Service.swift).
+    if try adoptInheritedListener() { return }
     switch SocketProbe.probe(socketPath) {
     case .absent: break
     case .stale:
@@ -109,6 +120,7 @@ public final class Server {
     let server = try PipeServer(loop: loop)
     listener = server
     try server.bind(path: socketPath, mode: mode_t(configuration.socketMode))
+    try applySocketGroup()  // --socket-group (Server+Service.swift)
     try server.listen(backlog: 511) { [unowned self] server in self.accept(from: server) }
   }
 
@@ -117,9 +129,11 @@ public final class Server {
     guard !stopping else { return }
     stopping = true
     log.info("stopping", ["signal": signal == SIGTERM ? "TERM" : "INT"])
+    notifyStopping(signal: signal)  // systemd: STOPPING=1, watchdog off
     listener?.close()
     listener = nil
-    unlink(socketPath)
+    // A socket inherited from systemd is systemd's: never remove it.
+    if service.inheritedPath == nil { unlink(socketPath) }
     timer.close()
     for wait in waits { wait.timer.close() }
     waits.removeAll()

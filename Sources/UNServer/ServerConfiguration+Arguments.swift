@@ -17,6 +17,7 @@ extension ServerConfiguration {
       --socket PATH             listen here (default: $UNCENTER_SOCKET, else
                                 $XDG_RUNTIME_DIR/uncenterd.sock, else /tmp/uncenterd-$UID.sock)
       --socket-mode OCTAL       permissions of the socket file (default 0600)
+      --socket-group GROUP      give the socket file to GROUP (name or number)
       --max-message-bytes N     largest accepted message (default 1048576)
       --clock real|manual[=T]   real time (default), or a manual clock starting at the
                                 RFC 3339 instant T (default: now) moved by advanceClock
@@ -65,6 +66,10 @@ extension ServerConfiguration {
           throw UsageError(description: "--socket-mode: '\(text)' is not an octal mode such as 0600")
         }
         config.socketMode = mode
+      case "--socket-group":
+        let group = try value(name, inline: inline)
+        guard !group.isEmpty else { throw UsageError(description: "--socket-group needs a group name or number") }
+        config.socketGroup = group
       case "--max-message-bytes":
         config.maxMessageBytes = try number(name, try value(name, inline: inline), min: 64)
       case "--clock":

@@ -13,6 +13,8 @@ public struct ServerConfiguration: Sendable {
 
   public var socketPath: String?
   public var socketMode: UInt32 = 0o600
+  /// Group (name or number) given the socket file after bind, for `--socket-mode 0660`.
+  public var socketGroup: String?
   public var maxMessageBytes = 1 << 20
   public var maxNestingDepth = 512
   public var clock = ClockMode.real

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Checks the systemd units in systemd/:
+#
+#  1. `systemd-analyze verify` of uncenterd.socket and uncenterd.service must print
+#     nothing (it exits 0 on warnings, so any output counts as a failure).  verify
+#     insists that ExecStart= names an existing executable, so the units are copied to
+#     a temporary directory with /usr/local/bin/uncenterd replaced by the built binary
+#     (the first argument, default .build/debug/uncenterd); nothing is installed.
+#  2. `systemd-analyze security --offline=true` of uncenterd.service: the "Overall
+#     exposure level" must be at most 2.0.
+#
+# Skips (exit 0, with a message) only when systemd-analyze is not installed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+MAX_EXPOSURE=2.0
+binary=${1:-.build/debug/uncenterd}
+
+if ! command -v systemd-analyze >/dev/null; then
+  echo "check-units: SKIPPED: systemd-analyze is not installed (apt-get install systemd)"
+  exit 0
+fi
+if [ ! -x "$binary" ]; then
+  echo "check-units: $binary is not built (run swift build first)" >&2
+  exit 1
+fi
+binary=$(realpath "$binary")
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cp systemd/uncenterd.socket systemd/uncenterd.service "$work/"
+sed -i "s|^ExecStart=/usr/local/bin/uncenterd |ExecStart=$binary |" "$work/uncenterd.service"
+grep -q "^ExecStart=$binary " "$work/uncenterd.service" || { echo "check-units: ExecStart= not rewritten" >&2; exit 1; }
+
+status=0
+output=$(systemd-analyze verify "$work/uncenterd.socket" "$work/uncenterd.service" 2>&1) || status=$?
+if [ -n "$output" ] || [ "$status" -ne 0 ]; then
+  echo "check-units: systemd-analyze verify failed (exit $status):" >&2
+  echo "$output" >&2
+  exit 1
+fi
+echo "check-units: systemd-analyze verify: no output"
+
+report=$(systemd-analyze security --offline=true systemd/uncenterd.service 2>&1) || true
+line=$(grep "Overall exposure level" <<<"$report" || true)
+score=$(sed -n 's/.*Overall exposure level for [^:]*: \([0-9.]*\).*/\1/p' <<<"$line")
+if [ -z "$score" ]; then
+  echo "check-units: no exposure level in systemd-analyze security output:" >&2
+  echo "$report" >&2
+  exit 1
+fi
+echo "check-units: $line"
+if ! awk -v s="$score" -v m="$MAX_EXPOSURE" 'BEGIN { exit !(s <= m) }'; then
+  echo "check-units: exposure $score is above $MAX_EXPOSURE" >&2
+  grep '✗' <<<"$report" >&2 || true
+  exit 1
+fi
