@@ -81,13 +81,14 @@ extension Center {
 
   /// Rules 4 and 5: the notification is presented to a foreground app's connections and
   /// kept in the delivered list unless every connection declined both `list` and `banner`.
-  func deliver(app appId: String, _ request: NotificationRequest, date: Instant, late: Bool) {
+  @discardableResult
+  func deliver(app appId: String, _ request: NotificationRequest, date: Instant, late: Bool) -> Bool {
     let state = app(appId)
     if state.authorization == .denied || state.authorization == .notDetermined {
       emit(
         .dropped, app: appId,
         [("identifier", .string(request.identifier)), ("reason", .string(state.authorization.rawValue))])
-      return
+      return false
     }
     deliverySequence += 1
     changes.global()
@@ -115,12 +116,14 @@ extension Center {
     notifyExpandedExtension(app: appId, notification)
     withApp(appId) { app in
       if let badge = request.content.badge { app.badge = badge }
+      if app.expanded == request.identifier { app.expanded = nil }
       if keep {
         app.delivered[request.identifier] = notification
       } else {
         app.delivered[request.identifier] = nil
       }
     }
+    return true
   }
 
   /// Delivered notifications, newest first (date, then delivery order); `after` is the
@@ -146,10 +149,15 @@ extension Center {
     guard apps[appId] != nil else { return 0 }
     let removed: [String] = withApp(appId) { app in
       guard let identifiers else {
-        defer { app.delivered.removeAll() }
+        defer {
+          app.delivered.removeAll()
+          app.expanded = nil
+        }
         return app.delivered.keys.sorted()
       }
-      return identifiers.filter { app.delivered.removeValue(forKey: $0) != nil }
+      let gone = identifiers.filter { app.delivered.removeValue(forKey: $0) != nil }
+      if let expanded = app.expanded, gone.contains(expanded) { app.expanded = nil }
+      return gone
     }
     for id in removed { changes.delivered(appId, id) }
     if !removed.isEmpty {

@@ -30,8 +30,7 @@ extension Center {
       emit(.modifying, app: appId, [("identifier", .string(id)), ("requestId", .string(requestId))])
       return (id, false)
     }
-    deliver(app: appId, request, date: clock.now, late: false)
-    return (id, true)
+    return (id, deliver(app: appId, request, date: clock.now, late: false))
   }
 
   /// The app's first connected service extension.

@@ -102,7 +102,19 @@ public final class Center {
     apps[appId] = nil
     changes.reset(appId)
     changes.global()
-    openResponses = openResponses.filter { $0.value.app != appId }
+    for (id, open) in openResponses where open.app == appId {
+      openResponses[id] = nil
+      agenda.remove(.responseDeadline(responseId: id))
+    }
+    for (id, pending) in pendingModifications where pending.app == appId {
+      pendingModifications[id] = nil
+      agenda.remove(.serviceWillExpire(requestId: id))
+      agenda.remove(.serviceTimeout(requestId: id))
+    }
+    for (id, pending) in pendingExtensionResponses where pending.app == appId {
+      pendingExtensionResponses[id] = nil
+      agenda.remove(.extensionResponseTimeout(responseId: id))
+    }
     history.forget(app: appId)
   }
 }

@@ -19,7 +19,7 @@ struct Params {
       members = []
     case .object(let m)?:
       members = m
-    case .array?:
+    case .array? where path.isEmpty:
       throw RPCError.invalidParams(field: path, "params must be an object (by name), not an array")
     case let other?:
       throw RPCError.invalidParams(field: path, "expected an object, got \(other.typeName)")

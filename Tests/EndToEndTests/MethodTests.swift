@@ -209,7 +209,7 @@ final class MethodTests: EndToEndTestCase {
   /// KNOWN DAEMON BUG: SPEC §2/§4 — `rpc.discover` answers with the OpenRPC document
   /// (proto-docs/openrpc.json), which describes the methods served; the compiled-in
   /// document has `"methods": []`.
-  func testKnownBug_DiscoverDocumentListsEveryServedMethod() throws {
+  func testDiscoverDocumentListsEveryServedMethod() throws {
     let d = try startDaemon()
     let c = try d.connect()
     let doc = try ok(c.call("rpc.discover"))

@@ -89,7 +89,7 @@ final class RobustnessTests: EndToEndTestCase {
   /// gets no answer and no error for it: the complete JSON text before end of stream is
   /// silently dropped.  Expected: end of stream ends the last line, which is answered
   /// (SPEC §9 "answer what was read"; a request always gets exactly one answer).
-  func testKnownBug_UnterminatedLastLineIsAnsweredAtEndOfStream() throws {
+  func testUnterminatedLastLineIsAnsweredAtEndOfStream() throws {
     let d = try startDaemon()
     let s = try d.raw()
     try s.send(#"{"jsonrpc":"2.0","id":1,"method":"ping"}"# + "\n" + #"{"jsonrpc":"2.0","id":2,"method":"ping"}"#)

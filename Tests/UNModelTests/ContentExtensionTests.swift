@@ -259,7 +259,7 @@ final class ContentExtensionTests: XCTestCase {
   /// Removing the expanded notification does not end the expanded state: a new
   /// notification delivered later with the same identifier is treated as expanded, and
   /// the user's tap on it goes to the content extension although nobody expanded it.
-  func testKnownBug_RemovingTheExpandedNotificationEndsTheExpandedState() throws {
+  func testRemovingTheExpandedNotificationEndsTheExpandedState() throws {
     let center = try scene()
     _ = try center.expand(app: "a", identifier: "m1")
     XCTAssertEqual(center.removeDelivered(app: "a", identifiers: ["m1"]), 1)

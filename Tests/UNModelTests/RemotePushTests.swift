@@ -235,7 +235,7 @@ final class RemotePushTests: XCTestCase {
 
   /// `pushRemote` reports `delivered: true` for a push that was dropped because the app's
   /// authorization is denied (a `dropped` event, nothing in the delivered list).
-  func testKnownBug_PushToADeniedAppIsNotReportedDelivered() throws {
+  func testPushToADeniedAppIsNotReportedDelivered() throws {
     let (center, _) = makeCenter()
     _ = center.setAuthorization(app: "a", status: .denied, answer: nil)
     let r = try center.pushRemote(app: "a", remotePush(alertContent()), identifier: "p")

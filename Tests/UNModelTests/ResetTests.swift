@@ -26,7 +26,7 @@ final class ResetTests: XCTestCase {
 
   /// A push the service extension is modifying when the app is reset is still delivered
   /// into the wiped app 31 s later (`pendingModifications` and the agenda are not cleared).
-  func testKnownBug_ResetForgetsAPushBeingModified() throws {
+  func testResetForgetsAPushBeingModified() throws {
     let (center, _) = makeCenter()
     center.attach(5, SessionInfo(role: .serviceExtension, appId: "a"))
     _ = try center.pushRemote(app: "a", remotePush(alertContent(), mutable: true), identifier: "m")
@@ -38,7 +38,7 @@ final class ResetTests: XCTestCase {
 
   /// A response waiting for the content extension when the app is reset is forwarded to
   /// the wiped app when the extension's 30 s run out (queued for its next hello).
-  func testKnownBug_ResetForgetsAResponseWaitingForTheContentExtension() throws {
+  func testResetForgetsAResponseWaitingForTheContentExtension() throws {
     let (center, _) = makeCenter()
     _ = try center.registerCategories(app: "a", [messageCategory])
     center.attach(7, contentExtensionSession(categories: ["message"]))

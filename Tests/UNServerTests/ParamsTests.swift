@@ -69,7 +69,7 @@ final class ParamsTests: XCTestCase {
 
   /// A nested object field given an array is reported with the wording meant for the
   /// top-level params (`content: params must be an object (by name), not an array`).
-  func testKnownBug_NestedObjectGivenAnArraySaysExpectedAnObject() throws {
+  func testNestedObjectGivenAnArraySaysExpectedAnObject() throws {
     let p = try params(#"{"o":[]}"#, allowed: ["o"])
     assertInvalidParams(
       thrown { () throws(RPCError) in try p.object("o", allowed: []) }, field: "o", "expected an object, got an array")
