@@ -1,0 +1,119 @@
+import Foundation
+import JSONRPC
+import UNCenterClient
+import XCTest
+
+/// `--state`: every acknowledged change survives `kill -9` at any instant, and nothing
+/// unacknowledged is half-applied (SPEC §9).
+final class CrashTests: EndToEndTestCase {
+  private func stateDaemon(_ dir: String) throws -> DaemonProcess {
+    let d = try DaemonProcess(
+      arguments: ["--clock", "manual=2026-01-01T08:00:00Z", "--state", dir + "/state"], directory: dir)
+    addTeardownBlock { [d] in d.stop() }
+    return d
+  }
+
+  private func kill9(_ d: DaemonProcess) {
+    kill(d.process.processIdentifier, SIGKILL)
+    XCTAssertTrue(d.waitForExit(timeout: 10))
+  }
+
+  private func freshDirectory() throws -> String {
+    let dir = try DaemonProcess.makeTemporaryDirectory()
+    addTeardownBlock { try? FileManager.default.removeItem(atPath: dir) }
+    return dir
+  }
+
+  func testStateSurvivesKillAfterEachKindOfChange() throws {
+    let dir = try freshDirectory()
+    var d = try stateDaemon(dir)
+    var user = try userConnection(d)
+    try ok(
+      user.call(
+        "registerCategories",
+        J(#"{"app":"a","categories":[{"identifier":"msg","actions":[{"identifier":"ok","title":"OK","options":["foreground"]}],"options":["customDismissAction"]}]}"#)))
+    try ok(user.call("scheduleLocal", J(#"{"app":"a","identifier":"later","content":{"title":"L","badge":3},"trigger":{"type":"timeInterval","timeInterval":60,"repeats":true}}"#)))
+    kill9(d)
+
+    d = try stateDaemon(dir)
+    user = try userConnection(d)
+    assertJSON(try ok(user.call("getCategories", J(#"{"app":"a"}"#)))["categories"]?[0]?["identifier"], #""msg""#)
+    assertJSON(try ok(user.call("listPending", J(#"{"app":"a"}"#)))["requests"]?[0]?["nextTriggerDate"], #""2026-01-01T08:01:00.000Z""#)
+    try ok(user.call("advanceClock", J(#"{"seconds":60}"#)))
+    try ok(user.call("scheduleLocal", J(#"{"app":"a","identifier":"now","content":{"title":"N","categoryIdentifier":"msg"},"trigger":null}"#)))
+    kill9(d)
+
+    d = try stateDaemon(dir)
+    user = try userConnection(d)
+    let delivered = try ok(user.call("listDelivered", J(#"{"app":"a"}"#)))["notifications"]?.arrayValue ?? []
+    XCTAssertEqual(delivered.compactMap { $0["identifier"]?.stringValue }.sorted(), ["later", "now"])
+    assertJSON(try ok(user.call("getBadgeCount", J(#"{"app":"a"}"#)))["count"], "3")
+    assertJSON(try ok(user.call("ping"))["now"], #""2026-01-01T08:01:00.000Z""#)
+    assertJSON(try ok(user.call("listPending", J(#"{"app":"a"}"#)))["requests"]?[0]?["nextTriggerDate"], #""2026-01-01T08:02:00.000Z""#)
+    let responded = try ok(user.call("respond", J(#"{"app":"a","identifier":"now","actionIdentifier":"ok"}"#)))
+    assertJSON(responded["queued"], "true")
+    kill9(d)
+
+    d = try stateDaemon(dir)
+    let app = try d.connect()
+    let hello = try ok(app.call("hello", J(#"{"appId":"a"}"#)))
+    assertJSON(hello["queuedResponses"], "1")
+    XCTAssertEqual(app.notifications.first?["params"]?["response"]?["actionIdentifier"]?.stringValue, "ok")
+    user = try userConnection(d)
+    let after = try ok(user.call("listDelivered", J(#"{"app":"a"}"#)))["notifications"]?.arrayValue ?? []
+    XCTAssertEqual(after.compactMap { $0["identifier"]?.stringValue }, ["later"])
+  }
+
+  /// Pipelines a burst of scheduleLocal calls, kills the daemon while answers are still
+  /// arriving, and checks every acknowledged request is back, complete, after a restart.
+  func testKillMidBurstKeepsEveryAcknowledgedRequest() throws {
+    for round in 0..<3 {
+      let dir = try freshDirectory()
+      let d = try stateDaemon(dir)
+      let raw = try d.raw()
+      let total = 3000
+      var burst = ""
+      for i in 0..<total {
+        burst += #"{"jsonrpc":"2.0","id":\#(i),"method":"scheduleLocal","params":{"app":"b","identifier":"r\#(i)","content":{"title":"title \#(i)","userInfo":{"i":\#(i)}},"trigger":{"type":"timeInterval","timeInterval":3600}}}"# + "\n"
+      }
+      try raw.send(burst)
+      var acked = Set<String>()
+      let stopAt = total / 4 + round * total / 4
+      while acked.count < stopAt, let line = raw.readLine(timeout: 10) {
+        guard let v = parseLine(line), v["result"]?["scheduled"] == .bool(true), let id = v["id"]?.intValue else {
+          continue
+        }
+        acked.insert("r\(id)")
+      }
+      kill9(d)
+      XCTAssertGreaterThanOrEqual(acked.count, stopAt)
+
+      let again = try stateDaemon(dir)
+      let user = try userConnection(again)
+      let pending = try ok(user.call("listPending", J(#"{"app":"b"}"#)))["requests"]?.arrayValue ?? []
+      var present = Set<String>()
+      for r in pending {
+        let id = r["identifier"]?.stringValue ?? "?"
+        present.insert(id)
+        let n = Int(id.dropFirst()) ?? -1
+        XCTAssertEqual(r["content"]?["title"]?.stringValue, "title \(n)", "request \(id) is complete")
+        XCTAssertEqual(r["content"]?["userInfo"]?["i"]?.intValue, n)
+      }
+      XCTAssertTrue(acked.isSubset(of: present), "round \(round): lost \(acked.subtracting(present).sorted().prefix(5))")
+      XCTAssertLessThanOrEqual(present.count, total)
+      again.stop()
+    }
+  }
+
+  func testCorruptStateStopsStartUpWithAClearMessage() throws {
+    let dir = try freshDirectory()
+    try FileManager.default.createDirectory(atPath: dir + "/state", withIntermediateDirectories: true)
+    FileManager.default.createFile(atPath: dir + "/state/uncenter.db", contents: Data(repeating: 7, count: 4096))
+    let d = try DaemonProcess(
+      arguments: ["--clock", "manual=2026-01-01T08:00:00Z", "--state", dir + "/state"], directory: dir,
+      waitForSocket: false)
+    XCTAssertTrue(d.waitForExit(timeout: 10))
+    XCTAssertNotEqual(d.exitStatus, 0)
+    XCTAssertTrue(d.stderr.contains("uncenter.db"), d.stderr)
+  }
+}
