@@ -93,6 +93,11 @@ public final class Center {
     !(appSessions[appId]?.isEmpty ?? true) && (apps[appId]?.wantsForeground ?? true)
   }
 
+  /// Records the uid that owns an app (its first user).
+  public func claim(app appId: String, uid: UInt32) {
+    withApp(appId) { if $0.owner == nil { $0.owner = uid } }
+  }
+
   public func setForeground(app appId: String, _ foreground: Bool) {
     withApp(appId) { $0.wantsForeground = foreground }
   }

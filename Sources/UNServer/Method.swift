@@ -49,14 +49,34 @@ struct Call {
   }
 
   /// The app a call is about: its `app` param, else the app this connection's hello named.
+  /// The caller must be allowed to touch it (SPEC §9).
   func app(_ p: Params) throws(RPCError) -> String {
     if let app = try p.string("app") {
       guard !app.isEmpty else { throw RPCError.invalidParams(field: "app", "must be a non-empty string") }
+      try authorize(app)
       return app
     }
     guard let app = client.hello?.appId else { throw ErrorMapping.rpcError(.noApp) }
+    try authorize(app)
     return app
   }
+
+  /// SPEC §9: an app belongs to the uid that first used it; other uids, except root and
+  /// the daemon's own, are refused.  A peer whose credentials cannot be read counts as
+  /// the daemon's own uid (only possible for sockets the daemon made itself).
+  func authorize(_ app: String) throws(RPCError) {
+    let uid = client.peer?.uid ?? configuration.daemonUID
+    switch owner(app) {
+    case nil:
+      center.claim(app: app, uid: uid)
+    case let owner?:
+      guard uid == owner || uid == 0 || uid == configuration.daemonUID else {
+        throw ErrorMapping.rpcError(.accessDenied(app: app))
+      }
+    }
+  }
+
+  private func owner(_ app: String) -> UInt32? { center.apps[app]?.owner }
 
   /// Runs a center operation, mapping its domain errors in the one place that does.
   func model<T>(_ body: () throws(UNError) -> T) throws(RPCError) -> T {

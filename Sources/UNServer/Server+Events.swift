@@ -23,7 +23,9 @@ extension Server {
     let json = ModelEncoding.event(event)
     var encoded: [UInt8]?
     for client in clients.values where !client.closing {
-      guard let watch = client.state.watching, watch.includes(event.app) else { continue }
+      guard let watch = client.state.watching, watch.includes(event.app), mayObserve(client, event.app) else {
+        continue
+      }
       if encoded == nil {
         var bytes: [UInt8] = []
         RPCEncoder.appendNotification(method: "event", params: json, to: &bytes)
@@ -37,6 +39,13 @@ extension Server {
       satisfied.append(wait)
     }
     for wait in satisfied { finish(wait, with: json) }
+  }
+
+  /// A watcher of every app sees only the apps its uid may use (SPEC §9).
+  func mayObserve(_ client: ClientConnection, _ app: String) -> Bool {
+    let uid = client.state.peer?.uid ?? configuration.daemonUID
+    if uid == 0 || uid == configuration.daemonUID { return true }
+    return center.apps[app]?.owner.map { $0 == uid } ?? false
   }
 
   /// Registers a deferred `waitFor` with a timer for its timeout.

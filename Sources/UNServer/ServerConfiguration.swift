@@ -1,3 +1,4 @@
+import Foundation
 import UNModel
 import UNStore
 
@@ -23,6 +24,8 @@ public struct ServerConfiguration: Sendable {
   /// `--state DIR`: keep the state in SQLite there (memory only when nil).
   public var stateDirectory: String?
   public var durability = SQLiteStore.Durability.normal
+  /// The daemon's own uid: its peers with this uid may use every app.
+  public var daemonUID: UInt32 = getuid()
 
   public init() {}
 }

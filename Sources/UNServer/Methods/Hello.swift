@@ -31,6 +31,7 @@ enum Hello: Method {
       }
     }
     let foreground = try p.bool("foreground") ?? true
+    if let appId { try call.authorize(appId) }
     call.client.hello = info
     let queued = call.center.attach(call.client.id, info, foreground: foreground)
     return .object([

@@ -8,6 +8,7 @@ enum Watch: Method {
   static func handle(_ call: Call) throws(RPCError) -> JSONValue {
     let p = try call.params(allowed: ["apps"])
     let apps = try p.stringArray("apps", nonEmpty: true)
+    for app in apps ?? [] { try call.authorize(app) }
     call.client.watching = .init(apps: apps.map(Set.init))
     return .object(["watching": apps.map { .array($0.map { .string($0) }) } ?? .string("all")])
   }
@@ -32,6 +33,7 @@ enum WaitFor: Method {
     }
     let since = try p.int("since", in: 0...Int.max) ?? 0
     let app = try p.string("app") ?? filter["app"]?.stringValue ?? call.client.hello?.appId
+    if let app { try call.authorize(app) }
     for event in call.center.history.events(app: app, since: UInt64(since)) {
       let json = ModelEncoding.event(event)
       if json.matches(filter) { return .object(["event": json]) }
