@@ -23,13 +23,21 @@ public struct Log: Sendable {
   public func error(_ event: String, _ fields: KeyValuePairs<String, String> = [:]) { emit(.error, event, fields) }
 
   public func emit(_ at: LogLevel, _ event: String, _ fields: KeyValuePairs<String, String>) {
+    emit(at, event, fields.map { ($0.key, $0.value) })
+  }
+
+  public func emit(_ at: LogLevel, _ event: String, _ fields: [(String, String)]) {
     guard at >= level else { return }
     var bytes = Array(format(at, event, fields).utf8)
     bytes.withUnsafeMutableBytes { _ = Foundation.write(2, $0.baseAddress, $0.count) }
   }
 
-  /// The line as written, with its newline.
   func format(_ at: LogLevel, _ event: String, _ fields: KeyValuePairs<String, String>) -> String {
+    format(at, event, fields.map { ($0.key, $0.value) })
+  }
+
+  /// The line as written, with its newline.
+  func format(_ at: LogLevel, _ event: String, _ fields: [(String, String)]) -> String {
     var line = journal ? "<\(at.syslogPriority)>" : ""
     line += "level=\(at.rawValue) event=\(event)"
     for (k, v) in fields { line += " \(k)=\(Self.quote(v))" }

@@ -20,6 +20,7 @@ final class PendingWait {
 extension Server {
   /// Sends an event to every watching connection and answers the waits it satisfies.
   func publish(_ event: Event) {
+    logEvent(event)
     let json = ModelEncoding.event(event)
     var encoded: [UInt8]?
     for client in clients.values where !client.closing {
@@ -39,6 +40,23 @@ extension Server {
       satisfied.append(wait)
     }
     for wait in satisfied { finish(wait, with: json) }
+  }
+
+  /// SPEC §9: a log line per event, `level=info event=fired app=... id=...`.
+  func logEvent(_ event: Event) {
+    guard log.level <= .info else { return }
+    var fields: [(String, String)] = [("app", event.app), ("seq", String(event.sequence))]
+    for (name, value) in event.fields {
+      let key = name == "identifier" ? "id" : name
+      switch value {
+      case .string(let s): fields.append((key, s))
+      case .int(let i): fields.append((key, String(i)))
+      case .bool(let b): fields.append((key, String(b)))
+      case .strings(let list): fields.append((key, list.joined(separator: ",")))
+      case .date(let d): fields.append((key, d.rfc3339))
+      }
+    }
+    log.emit(.info, event.kind.rawValue, fields)
   }
 
   /// A watcher of every app sees only the apps its uid may use (SPEC §9).

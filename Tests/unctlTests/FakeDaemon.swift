@@ -4,6 +4,10 @@ import XCTest
 
 /// A one-request server on a Unix socket: records the first request line and answers
 /// it with "method not found", so tests can see exactly what unctl sent.
+///
+/// `@unchecked Sendable` is safe here: `path` and `listener` are immutable after `init`,
+/// and the only mutable state (`line`, `done`) is read and written with `lock` held, by
+/// the serving thread and by `request()`.
 final class FakeDaemon: @unchecked Sendable {
   let path: String
   private let listener: Int32

@@ -112,6 +112,9 @@ final class FlowTests: UnctlTestCase {
     XCTAssertEqual(stats["clock"]?.stringValue, "manual")
     XCTAssertNotNil(stats["pending"]?.intValue)
     XCTAssertEqual(try run("--human", "stats").stdout.contains("clock: manual"), true)
+    let prometheus = try run("stats", "--prometheus").stdout
+    XCTAssertTrue(prometheus.contains("# TYPE uncenter_pending_requests gauge\nuncenter_pending_requests "), prometheus)
+    XCTAssertTrue(prometheus.contains("uncenter_fire_lateness_seconds_bucket{le=\"+Inf\"} 0\n"), prometheus)
 
     let called = try run("call", "getBadgeCount", "-", stdin: #"{"app": "a"}"#)
     XCTAssertEqual(called.json()["count"]?.intValue, 5)
