@@ -44,10 +44,30 @@ public struct Event: Sendable, Hashable {
 }
 
 /// The recent events of every app, kept for `waitFor` (a bounded history per app).
+/// Each app's events sit in a ring, mutated in place: recording is O(1) and never copies
+/// the history.
 public struct EventHistory: Sendable {
   public let perApp: Int
-  private var byApp: [String: [Event]] = [:]
+  private var byApp: [String: Ring] = [:]
   public private(set) var lastSequence: UInt64 = 0
+
+  /// One app's last `perApp` events; `start` is the oldest once the ring is full.
+  struct Ring: Sendable {
+    var events: [Event] = []
+    var start = 0
+
+    mutating func append(_ e: Event, bound: Int) {
+      if events.count < bound {
+        events.append(e)
+      } else {
+        events[start] = e
+        start = (start + 1) % bound
+      }
+    }
+
+    /// Oldest first.
+    var ordered: ArraySlice<Event> { start == 0 ? events[...] : events[start...] + events[..<start] }
+  }
 
   public init(perApp: Int) { self.perApp = max(1, perApp) }
 
@@ -56,17 +76,14 @@ public struct EventHistory: Sendable {
     var e = event
     lastSequence += 1
     e.sequence = lastSequence
-    var list = byApp[e.app, default: []]
-    if list.count >= perApp { list.removeFirst(list.count - perApp + 1) }
-    list.append(e)
-    byApp[e.app] = list
+    byApp[e.app, default: Ring()].append(e, bound: perApp)
     return e
   }
 
   /// Events kept with a sequence after `since`, oldest first (one app, or all apps).
   public func events(app: String?, since: UInt64) -> [Event] {
-    let lists = app.map { [byApp[$0] ?? []] } ?? Array(byApp.values)
-    return lists.flatMap { $0.filter { $0.sequence > since } }.sorted { $0.sequence < $1.sequence }
+    let rings = app.map { byApp[$0].map { [$0] } ?? [] } ?? Array(byApp.values)
+    return rings.flatMap { $0.ordered.filter { $0.sequence > since } }.sorted { $0.sequence < $1.sequence }
   }
 
   public mutating func forget(app: String) { byApp[app] = nil }

@@ -21,25 +21,48 @@ public struct Instant: Hashable, Comparable, Sendable, CustomStringConvertible {
 }
 
 extension Instant {
-  /// `2026-11-29T18:00:05.000Z`: RFC 3339, UTC, always with milliseconds.
+  /// `2026-11-29T18:00:05.000Z`: RFC 3339, UTC, always with milliseconds.  Written
+  /// digit by digit into a fixed buffer: dates are in every response.
   public var rfc3339: String {
-    let ms = milliseconds
-    var days = ms / 86_400_000
-    var rem = ms % 86_400_000
+    var days = milliseconds / 86_400_000
+    var rem = milliseconds % 86_400_000
     if rem < 0 {
       rem += 86_400_000
       days -= 1
     }
     let (y, m, d) = CivilDate.fromDays(days)
-    let h = rem / 3_600_000
-    let mi = rem / 60_000 % 60
-    let s = rem / 1000 % 60
-    let f = rem % 1000
-    var out = ""
-    out.reserveCapacity(24)
-    out += pad(y, 4) + "-" + pad(m, 2) + "-" + pad(d, 2)
-    out += "T" + pad(h, 2) + ":" + pad(mi, 2) + ":" + pad(s, 2) + "." + pad(f, 3) + "Z"
-    return out
+    guard (0...9999).contains(y) else { return Self.wideYear(y, m, d, rem) }
+    return String(unsafeUninitializedCapacity: 24) { buffer in
+      func put(_ value: Int64, _ width: Int, at offset: Int) {
+        var v = value
+        for k in stride(from: offset + width - 1, through: offset, by: -1) {
+          buffer[k] = UInt8(truncatingIfNeeded: 48 + v % 10)
+          v /= 10
+        }
+      }
+      put(y, 4, at: 0)
+      buffer[4] = 45
+      put(m, 2, at: 5)
+      buffer[7] = 45
+      put(d, 2, at: 8)
+      buffer[10] = 84
+      put(rem / 3_600_000, 2, at: 11)
+      buffer[13] = 58
+      put(rem / 60_000 % 60, 2, at: 14)
+      buffer[16] = 58
+      put(rem / 1000 % 60, 2, at: 17)
+      buffer[19] = 46
+      put(rem % 1000, 3, at: 20)
+      buffer[23] = 90
+      return 24
+    }
+  }
+
+  /// Years outside 0...9999 (never produced by the daemon's own clocks).
+  private static func wideYear(_ y: Int64, _ m: Int64, _ d: Int64, _ rem: Int64) -> String {
+    let date = pad(y, 4) + "-" + pad(m, 2) + "-" + pad(d, 2)
+    let time = pad(rem / 3_600_000, 2) + ":" + pad(rem / 60_000 % 60, 2) + ":" + pad(rem / 1000 % 60, 2)
+    return date + "T" + time + "." + pad(rem % 1000, 3) + "Z"
   }
 
   /// Parses an RFC 3339 date-time: `2026-01-01T08:00:00Z`, with optional fractional

@@ -24,12 +24,13 @@ struct Params {
     case let other?:
       throw RPCError.invalidParams(field: path, "expected an object, got \(other.typeName)")
     }
-    var seen = Set<String>()
-    for member in members {
+    // Objects here have a handful of members: comparing names directly is cheaper than
+    // hashing them into a set.
+    for (i, member) in members.enumerated() {
       guard allowed.contains(member.name) else {
         throw RPCError.invalidParams(field: field(member.name), "unknown field")
       }
-      guard seen.insert(member.name).inserted else {
+      for earlier in members[..<i] where earlier.name == member.name {
         throw RPCError.invalidParams(field: field(member.name), "duplicate field")
       }
     }

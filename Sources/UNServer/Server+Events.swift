@@ -21,6 +21,7 @@ extension Server {
   /// Sends an event to every watching connection and answers the waits it satisfies.
   func publish(_ event: Event) {
     logEvent(event)
+    guard metrics.watchers > 0 || !waits.isEmpty else { return }
     let json = ModelEncoding.event(event)
     var encoded: [UInt8]?
     for client in clients.values where !client.closing {
@@ -91,8 +92,12 @@ extension Server {
     queueAnswer(.result(wait.id, .object(["event": event])), to: wait.client)
   }
 
-  /// Drops the waits of a connection that is going away.
+  /// Drops the waits and the watch of a connection that is going away.
   func cancelWaits(of client: ClientConnection) {
+    if client.state.watching != nil {
+      client.state.watching = nil
+      metrics.watchers -= 1
+    }
     for wait in waits where wait.client === client {
       wait.timer.close()
     }

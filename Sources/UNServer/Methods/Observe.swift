@@ -9,6 +9,7 @@ enum Watch: Method {
     let p = try call.params(allowed: ["apps"])
     let apps = try p.stringArray("apps", nonEmpty: true)
     for app in apps ?? [] { try call.authorize(app) }
+    if call.client.watching == nil { call.metrics.watchers += 1 }
     call.client.watching = .init(apps: apps.map(Set.init))
     return .object(["watching": apps.map { .array($0.map { .string($0) }) } ?? .string("all")])
   }
