@@ -8,11 +8,6 @@ import XCTest
 /// The OpenRPC document must describe the daemon as built: the same methods, the same
 /// params, the same option names, and the compiled-in copy must be the file's.
 final class OpenRPCTests: XCTestCase {
-  /// Documented params the handlers do not accept yet: `listPending`'s `upcoming` is
-  /// documented together with calendar triggers, which land separately.  Remove an entry
-  /// once its handler accepts it (the test below then checks it like any other).
-  static let documentedAhead: [String: Set<String>] = ["listPending": ["upcoming"]]
-
   var document: JSONValue { OpenRPCDocument.value }
 
   var documentedMethods: [JSONValue] { document["methods"]?.arrayValue ?? [] }
@@ -78,11 +73,9 @@ final class OpenRPCTests: XCTestCase {
     for method in documentedMethods {
       guard let name = method["name"]?.stringValue else { continue }
       let documented = Set(documentedParams(method))
-      let ahead = Self.documentedAhead[name] ?? []
       for field in universe.sorted() {
         let refused = unknownField(name, field)
         if documented.contains(field) {
-          if ahead.contains(field) { continue }
           XCTAssertFalse(refused, "\(name): documented param '\(field)' is refused as an unknown field")
         } else {
           XCTAssertTrue(refused, "\(name): undocumented param '\(field)' is accepted: document it or refuse it")
