@@ -53,7 +53,7 @@ extension Center {
 
   /// A new notification of a served category while one is expanded: `didReceive` again.
   func notifyExpandedExtension(app appId: String, _ n: DeliveredNotification) {
-    guard let app = apps[appId], let expanded = app.expanded, expanded != n.identifier || true,
+    guard let app = apps[appId], let expanded = app.expanded,
       let session = contentExtension(app: appId, category: n.request.content.categoryIdentifier),
       let shown = app.delivered[expanded],
       contentExtension(app: appId, category: shown.request.content.categoryIdentifier) == session
@@ -63,7 +63,7 @@ extension Center {
 
   func sendToContentExtension(_ prepared: PreparedResponse, app appId: String, session: SessionID) {
     let id = prepared.response.responseId
-    pendingExtensionResponses[id] = PendingExtensionResponse(app: appId, prepared: prepared)
+    pendingExtensionResponses[id] = PendingExtensionResponse(app: appId, prepared: prepared, session: session)
     changes.global()
     agenda.add(
       .extensionResponseTimeout(responseId: id), at: clock.now.adding(milliseconds: configuration.extensionMilliseconds))
@@ -71,12 +71,13 @@ extension Center {
   }
 
   /// `completeExtensionResponse`: the content extension's decision.
-  public func completeExtensionResponse(responseId: String, option: ExtensionResponseOption) throws(UNError)
-    -> RespondResult
+  public func completeExtensionResponse(session: SessionID, responseId: String, option: ExtensionResponseOption)
+    throws(UNError) -> RespondResult
   {
-    guard let pending = pendingExtensionResponses.removeValue(forKey: responseId) else {
+    guard let pending = pendingExtensionResponses[responseId], pending.session == session else {
       throw .notFound(kind: "extension response", identifier: responseId)
     }
+    pendingExtensionResponses[responseId] = nil
     changes.global()
     agenda.remove(.extensionResponseTimeout(responseId: responseId))
     emit(
@@ -96,6 +97,14 @@ extension Center {
       return complete(silent, app: pending.app, dismiss: true)
     case .dismissAndForwardAction:
       return complete(pending.prepared, app: pending.app, dismiss: true)
+    }
+  }
+
+  /// The content extension went away: what it was deciding is forwarded to the app now.
+  func forwardExtensionResponses(of session: SessionID) {
+    for (id, pending) in pendingExtensionResponses.sorted(by: { $0.key < $1.key }) where pending.session == session {
+      agenda.remove(.extensionResponseTimeout(responseId: id))
+      extensionResponseTimedOut(id)
     }
   }
 

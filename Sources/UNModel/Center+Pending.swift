@@ -50,6 +50,13 @@ extension Center {
       throw .invalidParams(field: "trigger.type", problem: "'push' triggers come from pushRemote only")
     }
     guard let firstDate = trigger.nextDate(anchor: now, after: now) else {
+      // It replaces the pending request of the same identifier, as any new request does,
+      // but is not kept itself.
+      if isReplacement {
+        withApp(appId) { _ = $0.pending.remove(request.identifier) }
+        changes.pending(appId, request.identifier)
+        result.replaced = true
+      }
       result.warnings.append("not scheduled: the calendar trigger can never fire (no matching date after \(now.rfc3339))")
       emit(.dropped, app: appId, [("identifier", .string(request.identifier)), ("reason", .string("neverFires"))])
       return result

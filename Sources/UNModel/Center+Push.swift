@@ -94,6 +94,7 @@ extension Center {
       agenda.remove(.serviceWillExpire(requestId: id))
       agenda.remove(.serviceTimeout(requestId: id))
       pendingModifications[id] = nil
+      emit(.modified, app: pending.app, [("identifier", .string(pending.request.identifier)), ("modified", .bool(false))])
       deliver(app: pending.app, pending.request, date: clock.now, late: false)
     }
   }

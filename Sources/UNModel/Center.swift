@@ -149,6 +149,7 @@ extension Center {
   public func detach(_ session: SessionID) {
     guard let info = sessions.removeValue(forKey: session) else { return }
     if info.role == .serviceExtension { releaseModifications(of: session) }
+    if info.role == .contentExtension { forwardExtensionResponses(of: session) }
     if info.role == .app, let appId = info.appId {
       appSessions[appId]?.removeAll { $0 == session }
       if appSessions[appId]?.isEmpty == true { appSessions[appId] = nil }

@@ -56,7 +56,7 @@ extension Center {
     }
     pendingExtensionResponses = [:]
     for (id, p) in s.pendingExtensionResponses.sorted(by: { $0.key < $1.key }) {
-      pendingExtensionResponses[id] = PendingExtensionResponse(app: p.app, prepared: p.prepared)
+      pendingExtensionResponses[id] = PendingExtensionResponse(app: p.app, prepared: p.prepared, session: -1)
       agenda.add(.extensionResponseTimeout(responseId: id), at: p.deadline)
     }
     let wasEnabled = changes.isEnabled

@@ -48,4 +48,7 @@ public struct PendingModification: Sendable {
 public struct PendingExtensionResponse: Sendable {
   public var app: String
   public var prepared: PreparedResponse
+  /// The content extension connection it was sent to (-1 after a restart: nobody can
+  /// answer it any more, so it is forwarded at its deadline).
+  public var session: SessionID = -1
 }

@@ -117,7 +117,7 @@ final class ContentExtensionTests: XCTestCase {
     _ = try center.expand(app: "a", identifier: "m1")
     let r = try defaultTap(center)
     _ = center.takeEffects()
-    let done = try center.completeExtensionResponse(responseId: r.responseId, option: .doNotDismiss)
+    let done = try center.completeExtensionResponse(session: 7, responseId: r.responseId, option: .doNotDismiss)
     XCTAssertFalse(done.delivered)
     XCTAssertTrue(callbacks(center.takeEffects()).isEmpty)
     XCTAssertNotNil(center.app("a").delivered["m1"])
@@ -132,7 +132,7 @@ final class ContentExtensionTests: XCTestCase {
     _ = try center.expand(app: "a", identifier: "m1")
     let r = try defaultTap(center)
     _ = center.takeEffects()
-    let done = try center.completeExtensionResponse(responseId: r.responseId, option: .dismiss)
+    let done = try center.completeExtensionResponse(session: 7, responseId: r.responseId, option: .dismiss)
     XCTAssertFalse(done.delivered)
     XCTAssertTrue(callbacks(center.takeEffects()).isEmpty)
     XCTAssertNil(center.app("a").delivered["m1"])
@@ -144,7 +144,7 @@ final class ContentExtensionTests: XCTestCase {
     _ = try center.expand(app: "a", identifier: "m1")
     let r = try defaultTap(center)
     _ = center.takeEffects()
-    let done = try center.completeExtensionResponse(responseId: r.responseId, option: .dismissAndForwardAction)
+    let done = try center.completeExtensionResponse(session: 7, responseId: r.responseId, option: .dismissAndForwardAction)
     XCTAssertTrue(done.delivered)
     XCTAssertEqual(done.responseId, r.responseId)
     let sent = callbacks(center.takeEffects())
@@ -154,7 +154,7 @@ final class ContentExtensionTests: XCTestCase {
     XCTAssertNil(deadline)
     XCTAssertNil(center.app("a").delivered["m1"])
     assertThrows(.notFound(kind: "extension response", identifier: r.responseId)) { () throws(UNError) in
-      try center.completeExtensionResponse(responseId: r.responseId, option: .dismiss)
+      try center.completeExtensionResponse(session: 7, responseId: r.responseId, option: .dismiss)
     }
   }
 
@@ -164,7 +164,7 @@ final class ContentExtensionTests: XCTestCase {
     let r = try center.respond(app: "a", identifier: "m1", actionIdentifier: "delete", userText: nil, authenticated: false)
     _ = try center.advanceClock(seconds: 5)
     _ = center.takeEffects()
-    _ = try center.completeExtensionResponse(responseId: r.responseId, option: .dismissAndForwardAction)
+    _ = try center.completeExtensionResponse(session: 7, responseId: r.responseId, option: .dismissAndForwardAction)
     guard case .receive(_, let deadline)? = callbacks(to: 1, center.takeEffects()).first else { return XCTFail() }
     XCTAssertEqual(deadline, startPlus(35))
   }
@@ -268,5 +268,50 @@ final class ContentExtensionTests: XCTestCase {
     let r = try defaultTap(center)
     XCTAssertFalse(r.toExtension)
     XCTAssertTrue(r.delivered)
+  }
+}
+
+final class ExtensionOwnershipTests: XCTestCase {
+  private func expandedWithExtension() throws -> (Center, String) {
+    let (center, _) = makeCenter()
+    _ = try center.registerCategories(app: "a", [messageCategory])
+    center.attach(1, SessionInfo(role: .app, appId: "a"))
+    center.attach(7, contentExtensionSession(app: "a", categories: ["message"]))
+    _ = try center.schedule(app: "a", request("m", content(category: "message"), nil))
+    _ = try center.expand(app: "a", identifier: "m")
+    let r = try center.respond(
+      app: "a", identifier: "m", actionIdentifier: SystemAction.defaultAction, userText: nil, authenticated: false)
+    XCTAssertTrue(r.toExtension)
+    _ = center.takeEffects()
+    return (center, r.responseId)
+  }
+
+  func testOnlyTheExtensionThatGotTheResponseMayAnswerIt() throws {
+    let (center, id) = try expandedWithExtension()
+    assertThrows(.notFound(kind: "extension response", identifier: id)) { () throws(UNError) in
+      try center.completeExtensionResponse(session: 1, responseId: id, option: .dismiss)
+    }
+    XCTAssertNoThrow(try center.completeExtensionResponse(session: 7, responseId: id, option: .dismiss))
+  }
+
+  func testAContentExtensionGoingAwayForwardsAtOnce() throws {
+    let (center, _) = try expandedWithExtension()
+    center.detach(7)
+    let sent = callbacks(center.takeEffects())
+    XCTAssertEqual(sent.map(\.0), [1])
+    guard case .receive(let response, _) = sent.first?.1 else { return XCTFail("no receive") }
+    XCTAssertEqual(response.notification.identifier, "m")
+    XCTAssertNil(center.app("a").delivered["m"])
+  }
+
+  func testANeverFiringReplacementRemovesTheOldRequest() throws {
+    let (center, _) = makeCenter()
+    _ = try center.schedule(app: "a", request("r", content(), interval(60)))
+    let past = try CalendarTrigger(
+      dateMatching: .init(year: 2020, month: 1, day: 1, hour: 0), timeZone: "UTC", repeats: false)
+    let r = try center.schedule(app: "a", request("r", content(), .calendar(past)))
+    XCTAssertFalse(r.scheduled)
+    XCTAssertTrue(r.replaced)
+    XCTAssertEqual(center.app("a").pending.count, 0)
   }
 }

@@ -181,7 +181,7 @@ final class EventTests: XCTestCase {
     try center.interact(app: "a", identifier: "m", control: "like", value: JSONText(bytes: Array("true".utf8)))
     let r = try center.respond(
       app: "a", identifier: "m", actionIdentifier: SystemAction.defaultAction, userText: nil, authenticated: false)
-    _ = try center.completeExtensionResponse(responseId: r.responseId, option: .doNotDismiss)
+    _ = try center.completeExtensionResponse(session: 9, responseId: r.responseId, option: .doNotDismiss)
     try center.collapse(app: "a", identifier: "m")
     let e = events(center.takeEffects())
     XCTAssertEqual(e.map(\.kind), [.expanded, .interaction, .responded, .extensionResponse, .collapsed])

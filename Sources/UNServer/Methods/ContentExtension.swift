@@ -54,7 +54,9 @@ enum CompleteExtensionResponse: Method {
     guard let option = try p.enumValue("option", ExtensionResponseOption.self) else {
       throw RPCError.invalidParams(field: "option", "required")
     }
-    let r = try call.model { () throws(UNError) in try call.center.completeExtensionResponse(responseId: id, option: option) }
+    let r = try call.model { () throws(UNError) in
+      try call.center.completeExtensionResponse(session: call.client.id, responseId: id, option: option)
+    }
     return .object(["delivered": .bool(r.delivered), "queued": .bool(r.queued)])
   }
 }

@@ -18,6 +18,7 @@ enum Respond: Method {
     }
     return .object([
       "responseId": .string(r.responseId), "delivered": .bool(r.delivered), "queued": .bool(r.queued),
+      "toExtension": .bool(r.toExtension),
     ])
   }
 }
