@@ -18,6 +18,8 @@ final class ClientConnection {
   var isDirty = false
   /// No more requests will be read: flush, then close.
   var closing = false
+  /// Reading paused because too many answers wait to be written (backpressure).
+  var paused = false
 
   init(stream: StreamConnection, state: ClientState, maxMessageBytes: Int) {
     self.stream = stream

@@ -5,6 +5,8 @@ final class Metrics {
   var connectionsAccepted = 0
   var requests = 0
   var waits = 0
+  /// Connections whose reading is paused by backpressure.
+  var pausedConnections = 0
   /// Connections that said `watch` (events are only encoded when someone listens).
   var watchers = 0
   /// Upper bounds of the lateness buckets, in milliseconds; the last bucket is open.

@@ -11,6 +11,10 @@ extension Server {
       log.warn("accept_failed", ["error": "\(error)"])
       return
     }
+    if clients.count >= configuration.maxConnections {
+      refuse(stream)
+      return
+    }
     let id = nextSessionID
     nextSessionID += 1
     let peer = stream.peerCredentials().map { ClientState.Peer(pid: $0.pid, uid: $0.uid, gid: $0.gid) }
@@ -22,6 +26,7 @@ extension Server {
     log.debug(
       "connected",
       ["conn": "\(id)", "pid": peer.map { "\($0.pid)" } ?? "-", "uid": peer.map { "\($0.uid)" } ?? "-"])
+    stream.onDrain = { [unowned self, unowned client] in self.resume(client) }
     stream.onWriteError = { [unowned self, unowned client] error in
       self.log.debug("write_failed", ["conn": "\(client.state.id)", "error": "\(error)"])
       self.drop(client)
@@ -48,6 +53,23 @@ extension Server {
     guard !client.closing else { return }
     client.framer.finish { event in
       if case .message(let message) = event { handleMessage(message, from: client) }
+    }
+  }
+
+  /// Over `--max-connections`: one polite error, then the connection is closed.
+  private func refuse(_ stream: StreamConnection) {
+    log.warn("connection_refused", ["reason": "maxConnections", "value": "\(configuration.maxConnections)"])
+    var bytes: [UInt8] = []
+    let error = RPCError.limitExceeded(
+      limit: "maxConnections", value: configuration.maxConnections,
+      "too many connections (maxConnections is \(configuration.maxConnections)); try again later")
+    RPCEncoder.appendError(id: .null, error: error, to: &bytes)
+    bytes.append(0x0A)
+    stream.write(bytes)
+    do {
+      try stream.shutdown { [stream] _ in stream.close() }
+    } catch {
+      stream.close()
     }
   }
 
@@ -80,6 +102,11 @@ extension Server {
       case .deferred(let id, let wait)?: startWait(wait, id: id, for: client)
       case let answer?: queueAnswer(answer, to: client)
       }
+    case .batch(let entries) where entries.count > configuration.maxBatch:
+      let error = RPCError.limitExceeded(
+        limit: "maxBatch", value: configuration.maxBatch,
+        "batch of \(entries.count) entries; maxBatch is \(configuration.maxBatch)")
+      queueAnswer(.error(.null, error), to: client)
     case .batch(let entries):
       var answers: [Dispatcher.Answer] = []
       for entry in entries {
@@ -96,11 +123,28 @@ extension Server {
     }
   }
 
+  /// Its answers drained: read its requests again.
+  func resume(_ client: ClientConnection) {
+    guard client.paused else { return }
+    client.paused = false
+    metrics.pausedConnections -= 1
+    guard !client.closing else { return }
+    do {
+      try client.stream.resumeReading()
+    } catch {
+      drop(client)
+    }
+  }
+
   /// No more reading from this client: detach it from the center, flush what it is owed,
   /// then half-close and close once the writes are done.
   func beginClosing(_ client: ClientConnection) {
     guard !client.closing else { return }
     client.closing = true
+    if client.paused {
+      client.paused = false
+      metrics.pausedConnections -= 1
+    }
     client.stream.stopReading()
     center.detach(client.state.id)
     routeEffects()
@@ -110,6 +154,10 @@ extension Server {
 
   /// Closes at once (write error, or shutdown timeout).
   func drop(_ client: ClientConnection) {
+    if client.paused {
+      client.paused = false
+      metrics.pausedConnections -= 1
+    }
     client.closing = true
     center.detach(client.state.id)
     clients[client.state.id] = nil

@@ -102,7 +102,22 @@ extension Server {
     client.hasCallbacks = false
     guard !client.stream.isClosing else { return }
     if !client.output.isEmpty {
+      let waiting = client.stream.queuedWriteBytes + client.output.count
+      if waiting > configuration.outboundHardLimit {
+        log.warn(
+          "client_disconnected",
+          ["conn": "\(client.state.id)", "reason": "outboundHardLimit", "queued": "\(waiting)",
+           "limit": "\(configuration.outboundHardLimit)"])
+        drop(client)
+        return
+      }
       client.stream.write(client.output)
+      if !client.closing, client.stream.queuedWriteBytes > configuration.outboundSoftLimit, !client.paused {
+        // It is not reading its answers: stop reading its requests until they drain.
+        client.paused = true
+        metrics.pausedConnections += 1
+        client.stream.stopReading()
+      }
       if client.output.capacity > 1 << 20 {
         client.output = []
       } else {

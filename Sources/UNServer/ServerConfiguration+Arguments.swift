@@ -24,6 +24,11 @@ extension ServerConfiguration {
       --authorization MODE      implicit (apps start authorized, default) or ios
                                 (apps start notDetermined)
       --max-pending N           pending requests per app (default 10000)
+      --max-connections N       connections served at once (default 1024)
+      --max-batch N             entries in one JSON-RPC batch (default 1000)
+      --max-outbound-bytes N    bytes queued for a client that does not read before it is
+                                disconnected (default 67108864; reading of its requests
+                                pauses at a sixteenth of it)
       --ios-limits              keep only the 64 most recently added pending requests
       --state DIR               keep all state in SQLite (WAL) in DIR; without it, memory only
       --durability MODE         normal (default: survives a crash of the process) or full
@@ -83,6 +88,13 @@ extension ServerConfiguration {
       case "--max-pending":
         config.center.maxPendingPerApp = try number(name, try value(name, inline: inline), min: 1)
       case "--ios-limits": config.center.iosLimits = true
+      case "--max-connections":
+        config.maxConnections = try number(name, try value(name, inline: inline), min: 1)
+      case "--max-batch":
+        config.maxBatch = try number(name, try value(name, inline: inline), min: 1)
+      case "--max-outbound-bytes":
+        config.outboundHardLimit = try number(name, try value(name, inline: inline), min: 4096)
+        config.outboundSoftLimit = max(1024, config.outboundHardLimit / 16)
       case "--state": config.stateDirectory = try value(name, inline: inline)
       case "--durability":
         let text = try value(name, inline: inline)

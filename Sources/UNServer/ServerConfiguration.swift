@@ -18,6 +18,15 @@ public struct ServerConfiguration: Sendable {
   public var socketGroup: String?
   public var maxMessageBytes = 1 << 20
   public var maxNestingDepth = 512
+  /// Connections served at once; more are answered with -32006 and closed.
+  public var maxConnections = 1024
+  /// Entries in one batch.
+  public var maxBatch = 1000
+  /// Bytes waiting to be written to one connection before its requests are no longer
+  /// read (it must read its answers first) ...
+  public var outboundSoftLimit = 4 << 20
+  /// ... and before it is disconnected (a client that never reads cannot grow memory).
+  public var outboundHardLimit = 64 << 20
   public var clock = ClockMode.real
   public var center = CenterConfiguration()
   public var logLevel = LogLevel.info

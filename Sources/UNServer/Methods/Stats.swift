@@ -35,11 +35,18 @@ enum Stats: Method {
       "connectionsAccepted": .int(m.connectionsAccepted),
       "requests": .int(m.requests),
       "waiting": .int(m.waits),
+      "pausedConnections": .int(m.pausedConnections),
       "fireLateness": .object([
         "firings": .int(m.firings), "maxMs": .int(Int(m.latenessMax)), "buckets": .object(buckets),
       ]),
       "limits": .object([
         "maxMessageBytes": .int(call.configuration.maxMessageBytes),
+        "maxConnections": .int(call.configuration.maxConnections),
+        "maxBatch": .int(call.configuration.maxBatch),
+        "outboundSoftLimit": .int(call.configuration.outboundSoftLimit),
+        "outboundHardLimit": .int(call.configuration.outboundHardLimit),
+        "maxPayloadBytes": .int(RemotePayload.maxBytes),
+        "maxNestingDepth": .int(call.configuration.maxNestingDepth),
         "maxPendingPerApp": .int(center.configuration.effectivePendingLimit),
         "maxCategoriesPerApp": .int(center.configuration.maxCategoriesPerApp),
         "maxActionsPerCategory": .int(center.configuration.maxActionsPerCategory),
