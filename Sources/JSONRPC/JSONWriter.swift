@@ -77,7 +77,7 @@ public struct JSONWriter: Sendable {
 
   /// Appends a compile-time ASCII literal.
   @inline(__always)
-  static func appendASCII(_ text: StaticString, to out: inout [UInt8]) {
+  public static func appendASCII(_ text: StaticString, to out: inout [UInt8]) {
     out.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
   }
 

@@ -14,6 +14,16 @@ public enum RPCEncoder {
     out.append(UInt8(ascii: "}"))
   }
 
+  /// Appends `{"jsonrpc":"2.0","id":<id>,"result":<bytes>}` for a result already encoded
+  /// (a handler that writes its result straight into bytes).
+  public static func appendResult(id: RequestID, encodedResult: [UInt8], to out: inout [UInt8]) {
+    JSONWriter.appendASCII(#"{"jsonrpc":"2.0","id":"#, to: &out)
+    appendID(id, to: &out)
+    JSONWriter.appendASCII(#","result":"#, to: &out)
+    out.append(contentsOf: encodedResult)
+    out.append(UInt8(ascii: "}"))
+  }
+
   /// Appends `{"jsonrpc":"2.0","id":<id>,"error":{"code":N,"message":"…","data":…}}`,
   /// leaving `data` out when the error has none.
   public static func appendError(id: RequestID, error: RPCError, to out: inout [UInt8]) {

@@ -83,21 +83,22 @@ extension Center {
   /// kept in the delivered list unless every connection declined both `list` and `banner`.
   @discardableResult
   func deliver(app appId: String, _ request: NotificationRequest, date: Instant, late: Bool) -> Bool {
-    let state = app(appId)
-    if state.authorization == .denied || state.authorization == .notDetermined {
+    // Scalars only: a held copy of the app's state would make its storage copy itself.
+    let authorization = apps[appId]?.authorization ?? configuration.initialAuthorization
+    if authorization == .denied || authorization == .notDetermined {
       emit(
         .dropped, app: appId,
-        [("identifier", .string(request.identifier)), ("reason", .string(state.authorization.rawValue))])
+        [("identifier", .string(request.identifier)), ("reason", .string(authorization.rawValue))])
       return false
     }
     deliverySequence += 1
     changes.global()
     changes.delivered(appId, request.identifier)
-    let category = state.category(request.content.categoryIdentifier)
+    let category = apps[appId]?.category(request.content.categoryIdentifier)
     let notification = DeliveredNotification(
       date: date, request: request, category: category, sequence: deliverySequence, late: late)
     var keep = true
-    if state.authorization != .provisional, isForeground(appId) {
+    if authorization != .provisional, isForeground(appId) {
       keep = false
       let targets = connections(of: appId)
       for session in targets {
@@ -110,7 +111,7 @@ extension Center {
     }
     if keep {
       var fields: [(String, Event.Value)] = [("identifier", .string(request.identifier))]
-      if state.authorization == .provisional { fields.append(("quiet", .bool(true))) }
+      if authorization == .provisional { fields.append(("quiet", .bool(true))) }
       emit(.delivered, app: appId, fields)
     }
     notifyExpandedExtension(app: appId, notification)

@@ -5,6 +5,14 @@ public struct ScheduleResult: Sendable, Hashable {
   public var replaced: Bool
   public var nextTriggerDate: Instant?
   public var warnings: [String]
+
+  public init(identifier: String, scheduled: Bool, replaced: Bool, nextTriggerDate: Instant?, warnings: [String]) {
+    self.identifier = identifier
+    self.scheduled = scheduled
+    self.replaced = replaced
+    self.nextTriggerDate = nextTriggerDate
+    self.warnings = warnings
+  }
 }
 
 /// A page of pending requests and the cursor of the next page.
@@ -23,20 +31,23 @@ extension Center {
     }
     try request.content.validate()
     let now = clock.now
-    let state = app(appId)
+    // Only scalars are read here: holding a copy of the app's state while mutating it
+    // would make the schedule copy itself (copy-on-write).
+    let authorization = apps[appId]?.authorization ?? configuration.initialAuthorization
+    let isReplacement = apps[appId]?.pending.contains(request.identifier) ?? false
+    let pendingCount = apps[appId]?.pending.count ?? 0
     var warnings: [String] = []
-    if let w = unknownCategoryWarning(request.content.categoryIdentifier, registered: state.categories) {
+    if let w = unknownCategoryWarning(request.content.categoryIdentifier, registered: apps[appId]?.categories ?? []) {
       warnings.append(w)
     }
     var result = ScheduleResult(
       identifier: request.identifier, scheduled: false, replaced: false, nextTriggerDate: nil, warnings: warnings)
-    if state.authorization == .denied || state.authorization == .notDetermined {
+    if authorization == .denied || authorization == .notDetermined {
       result.warnings.append(
-        "not scheduled: the app's authorization is '\(state.authorization.rawValue)'")
+        "not scheduled: the app's authorization is '\(authorization.rawValue)'")
       emit(.dropped, app: appId, [("identifier", .string(request.identifier)), ("reason", .string("authorization"))])
       return result
     }
-    let isReplacement = state.pending.contains(request.identifier)
     guard let trigger = request.trigger else {
       withApp(appId) { _ = $0.pending.remove(request.identifier) }
       changes.pending(appId, request.identifier)
@@ -61,7 +72,7 @@ extension Center {
       emit(.dropped, app: appId, [("identifier", .string(request.identifier)), ("reason", .string("neverFires"))])
       return result
     }
-    if !isReplacement, state.pending.count >= configuration.effectivePendingLimit, !configuration.iosLimits {
+    if !isReplacement, pendingCount >= configuration.effectivePendingLimit, !configuration.iosLimits {
       throw .limitExceeded(limit: "maxPendingPerApp", value: configuration.maxPendingPerApp)
     }
     additionSequence += 1

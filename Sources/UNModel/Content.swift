@@ -18,24 +18,109 @@ public enum InterruptionLevel: String, Sendable, CaseIterable {
 }
 
 /// `UNNotificationContent`, with Apple's defaults.
+///
+/// Kept small because every pending request holds one: the fields nearly every
+/// notification sets are stored inline, the rest in one shared box allocated only when
+/// one of them differs from its default.
 public struct Content: Sendable, Hashable {
   public var title = ""
-  public var subtitle = ""
   public var body = ""
-  public var badge: Int?
-  public var sound: Sound?
-  public var userInfo = JSONText.emptyObject
   public var categoryIdentifier = ""
   public var threadIdentifier = ""
-  public var summaryArgument = ""
-  public var summaryArgumentCount = 1
-  public var targetContentIdentifier: String?
-  public var interruptionLevel = InterruptionLevel.active
-  public var relevanceScore = 0.0
-  public var launchImageName = ""
-  public var filterCriteria: String?
+  public var userInfo = JSONText.emptyObject
+  private var extras: Box?
+
+  /// The less common fields, with Apple's defaults.
+  struct Extras: Sendable, Hashable {
+    var subtitle = ""
+    var badge: Int?
+    var sound: Sound?
+    var summaryArgument = ""
+    var summaryArgumentCount = 1
+    var targetContentIdentifier: String?
+    var interruptionLevel = InterruptionLevel.active
+    var relevanceScore = 0.0
+    var launchImageName = ""
+    var filterCriteria: String?
+  }
+
+  /// Copy-on-write box for `Extras`.
+  ///
+  /// `@unchecked Sendable`: `value` is only mutated through `Content.update`, which
+  /// first copies the box unless this content holds the only reference, so a box
+  /// reachable from two values (or threads) is never written.
+  final class Box: @unchecked Sendable {
+    var value: Extras
+    init(_ value: Extras) { self.value = value }
+  }
 
   public init() {}
+
+  private var fields: Extras { extras?.value ?? Extras() }
+
+  private mutating func update(_ change: (inout Extras) -> Void) {
+    if extras == nil {
+      extras = Box(Extras())
+    } else if !isKnownUniquelyReferenced(&extras!) {
+      extras = Box(extras!.value)
+    }
+    change(&extras!.value)
+  }
+
+  public var subtitle: String {
+    get { fields.subtitle }
+    set { update { $0.subtitle = newValue } }
+  }
+  public var badge: Int? {
+    get { fields.badge }
+    set { update { $0.badge = newValue } }
+  }
+  public var sound: Sound? {
+    get { fields.sound }
+    set { update { $0.sound = newValue } }
+  }
+  public var summaryArgument: String {
+    get { fields.summaryArgument }
+    set { update { $0.summaryArgument = newValue } }
+  }
+  public var summaryArgumentCount: Int {
+    get { fields.summaryArgumentCount }
+    set { update { $0.summaryArgumentCount = newValue } }
+  }
+  public var targetContentIdentifier: String? {
+    get { fields.targetContentIdentifier }
+    set { update { $0.targetContentIdentifier = newValue } }
+  }
+  public var interruptionLevel: InterruptionLevel {
+    get { fields.interruptionLevel }
+    set { update { $0.interruptionLevel = newValue } }
+  }
+  public var relevanceScore: Double {
+    get { fields.relevanceScore }
+    set { update { $0.relevanceScore = newValue } }
+  }
+  public var launchImageName: String {
+    get { fields.launchImageName }
+    set { update { $0.launchImageName = newValue } }
+  }
+  public var filterCriteria: String? {
+    get { fields.filterCriteria }
+    set { update { $0.filterCriteria = newValue } }
+  }
+
+  public static func == (a: Content, b: Content) -> Bool {
+    a.title == b.title && a.body == b.body && a.categoryIdentifier == b.categoryIdentifier
+      && a.threadIdentifier == b.threadIdentifier && a.userInfo == b.userInfo && a.fields == b.fields
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(title)
+    hasher.combine(body)
+    hasher.combine(categoryIdentifier)
+    hasher.combine(threadIdentifier)
+    hasher.combine(userInfo)
+    hasher.combine(fields)
+  }
 
   /// Checks the value rules the wire types cannot express.
   public func validate(path: String = "content") throws(UNError) {

@@ -3,70 +3,115 @@
 /// is O(1); listing the first k in order is O(k log k) (a best-first walk of the heap
 /// that leaves it untouched).
 public struct PendingSchedule: Sendable {
-  private var heap: [PendingRequest] = []
-  private var position: [String: Int] = [:]
+  /// One request in the heap: its entry and where it sits, so a swap updates two
+  /// integers instead of re-hashing two identifiers.  Each node is allocated once, at its
+  /// exact size, rather than as a slot of a doubling array of large structs.
+  ///
+  /// `@unchecked Sendable` is safe: nodes are only reachable through the schedule's
+  /// storage, which the loop thread alone owns and mutates (the `Center` is loop-bound);
+  /// a copied schedule is never mutated concurrently with its original.
+  final class Node: @unchecked Sendable {
+    var entry: PendingRequest
+    var index: Int
+    init(_ entry: PendingRequest, index: Int) {
+      self.entry = entry
+      self.index = index
+    }
+  }
+
+  /// Copy-on-write storage: schedules are values, but their nodes are mutated in place,
+  /// so a shared storage is copied (nodes included) before the first mutation.
+  ///
+  /// `@unchecked Sendable`: as for `Node`, only the owning schedule mutates it, and only
+  /// when it holds the single reference.
+  final class Storage: @unchecked Sendable {
+    var heap: [Node] = []
+    var byIdentifier: [String: Node] = [:]
+
+    func copy() -> Storage {
+      let s = Storage()
+      s.heap = heap.map { Node($0.entry, index: $0.index) }
+      s.byIdentifier = Dictionary(uniqueKeysWithValues: s.heap.map { ($0.entry.identifier, $0) })
+      return s
+    }
+  }
+
+  private var storage = Storage()
+  private var heap: [Node] {
+    get { storage.heap }
+    _modify { yield &storage.heap }
+  }
+  private var byIdentifier: [String: Node] {
+    get { storage.byIdentifier }
+    _modify { yield &storage.byIdentifier }
+  }
 
   public init() {}
 
   public var count: Int { heap.count }
   public var isEmpty: Bool { heap.isEmpty }
   /// The request that fires first.
-  public var first: PendingRequest? { heap.first }
+  public var first: PendingRequest? { heap.first?.entry }
 
-  public subscript(identifier: String) -> PendingRequest? {
-    guard let i = position[identifier] else { return nil }
-    return heap[i]
+  public subscript(identifier: String) -> PendingRequest? { byIdentifier[identifier]?.entry }
+
+  public func contains(_ identifier: String) -> Bool { byIdentifier[identifier] != nil }
+
+  /// Copies the nodes before a mutation when another schedule value shares them
+  /// (value semantics; the daemon itself never shares one).
+  private mutating func makeUnique() {
+    if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
   }
-
-  public func contains(_ identifier: String) -> Bool { position[identifier] != nil }
 
   /// Inserts, or replaces the request with the same identifier; returns the replaced one.
   @discardableResult
   public mutating func upsert(_ entry: PendingRequest) -> PendingRequest? {
-    if let i = position[entry.identifier] {
-      let old = heap[i]
-      heap[i] = entry
-      restore(i)
+    makeUnique()
+    if let node = byIdentifier[entry.identifier] {
+      let old = node.entry
+      node.entry = entry
+      restore(node.index)
       return old
     }
-    heap.append(entry)
-    position[entry.identifier] = heap.count - 1
-    siftUp(heap.count - 1)
+    let node = Node(entry, index: heap.count)
+    heap.append(node)
+    byIdentifier[entry.identifier] = node
+    siftUp(node.index)
     return nil
   }
 
   @discardableResult
   public mutating func remove(_ identifier: String) -> PendingRequest? {
-    guard let i = position.removeValue(forKey: identifier) else { return nil }
-    let removed = heap[i]
+    makeUnique()
+    guard let node = byIdentifier.removeValue(forKey: identifier) else { return nil }
+    let i = node.index
     let last = heap.removeLast()
     if i < heap.count {
       heap[i] = last
-      position[last.identifier] = i
+      last.index = i
       restore(i)
     }
-    return removed
+    return node.entry
   }
 
   public mutating func removeAll() -> Int {
     let n = heap.count
-    heap.removeAll()
-    position.removeAll()
+    storage = Storage()
     return n
   }
 
   /// Every entry, in no particular order.
-  public var unordered: [PendingRequest] { heap }
+  public var unordered: [PendingRequest] { heap.map(\.entry) }
 
   /// Up to `limit` entries strictly after `cursor` (when given), in (date, identifier)
   /// order, plus whether more follow.
   public func ordered(after cursor: (Instant, String)?, limit: Int) -> (entries: [PendingRequest], more: Bool) {
     var out: [PendingRequest] = []
-    out.reserveCapacity(min(limit, heap.count))
+    out.reserveCapacity(min(limit, heap.count, 1024))
     var frontier = IndexHeap(keys: heap)
     if !heap.isEmpty { frontier.push(0) }
     while let i = frontier.pop() {
-      let entry = heap[i]
+      let entry = heap[i].entry
       if cursor.map({ Self.precedes(($0.0, $0.1), entry) }) ?? true {
         if out.count == limit { return (out, true) }
         out.append(entry)
@@ -86,15 +131,17 @@ public struct PendingSchedule: Sendable {
     a.nextDate < b.nextDate || (a.nextDate == b.nextDate && a.identifier < b.identifier)
   }
 
+  private func less(_ i: Int, _ j: Int) -> Bool { Self.less(heap[i].entry, heap[j].entry) }
+
   private mutating func restore(_ i: Int) {
-    if i > 0, Self.less(heap[i], heap[(i - 1) / 2]) { siftUp(i) } else { siftDown(i) }
+    if i > 0, less(i, (i - 1) / 2) { siftUp(i) } else { siftDown(i) }
   }
 
   private mutating func siftUp(_ start: Int) {
     var i = start
     while i > 0 {
       let p = (i - 1) / 2
-      guard Self.less(heap[i], heap[p]) else { break }
+      guard less(i, p) else { break }
       swapAt(i, p)
       i = p
     }
@@ -105,8 +152,8 @@ public struct PendingSchedule: Sendable {
     while true {
       let l = 2 * i + 1
       var m = i
-      if l < heap.count, Self.less(heap[l], heap[m]) { m = l }
-      if l + 1 < heap.count, Self.less(heap[l + 1], heap[m]) { m = l + 1 }
+      if l < heap.count, less(l, m) { m = l }
+      if l + 1 < heap.count, less(l + 1, m) { m = l + 1 }
       if m == i { return }
       swapAt(i, m)
       i = m
@@ -115,24 +162,24 @@ public struct PendingSchedule: Sendable {
 
   private mutating func swapAt(_ i: Int, _ j: Int) {
     heap.swapAt(i, j)
-    position[heap[i].identifier] = i
-    position[heap[j].identifier] = j
+    heap[i].index = i
+    heap[j].index = j
   }
 }
 
 /// A small heap of indices into the schedule's heap, ordered by the entries they name.
 private struct IndexHeap {
-  let keys: [PendingRequest]
+  let keys: [PendingSchedule.Node]
   var items: [Int] = []
 
-  init(keys: [PendingRequest]) { self.keys = keys }
+  init(keys: [PendingSchedule.Node]) { self.keys = keys }
 
   mutating func push(_ x: Int) {
     items.append(x)
     var i = items.count - 1
     while i > 0 {
       let p = (i - 1) / 2
-      guard PendingSchedule.less(keys[items[i]], keys[items[p]]) else { break }
+      guard PendingSchedule.less(keys[items[i]].entry, keys[items[p]].entry) else { break }
       items.swapAt(i, p)
       i = p
     }
@@ -147,8 +194,8 @@ private struct IndexHeap {
       while true {
         let l = 2 * i + 1
         var m = i
-        if l < items.count, PendingSchedule.less(keys[items[l]], keys[items[m]]) { m = l }
-        if l + 1 < items.count, PendingSchedule.less(keys[items[l + 1]], keys[items[m]]) { m = l + 1 }
+        if l < items.count, PendingSchedule.less(keys[items[l]].entry, keys[items[m]].entry) { m = l }
+        if l + 1 < items.count, PendingSchedule.less(keys[items[l + 1]].entry, keys[items[m]].entry) { m = l + 1 }
         if m == i { break }
         items.swapAt(i, m)
         i = m

@@ -1,7 +1,8 @@
 /// What makes a request fire.  `nil` where a trigger is expected means "deliver now".
 public enum Trigger: Sendable, Hashable {
   case timeInterval(TimeIntervalTrigger)
-  case calendar(CalendarTrigger)
+  /// Boxed: a calendar trigger is large, and every pending request carries a trigger.
+  indirect case calendar(CalendarTrigger)
   /// Set by `pushRemote` only: delivered at once.
   case push
 

@@ -23,6 +23,8 @@ final class Dispatcher {
     case error(RequestID, RPCError)
     /// Answered later by the server (`waitFor`).
     case deferred(RequestID, WaitRequest)
+    /// A result the method wrote as bytes.
+    case encoded(RequestID, [UInt8])
   }
 
   func handle(_ entry: Incoming.Entry, from client: ClientState) -> Answer? {
@@ -37,6 +39,7 @@ final class Dispatcher {
       switch outcome {
       case .success(let value):
         if let wait = deferral.wait { return .deferred(id, wait) }
+        if let bytes = deferral.encodedResult { return .encoded(id, bytes) }
         return .result(id, value)
       case .failure(let error): return .error(id, error)
       }

@@ -32,7 +32,9 @@ struct WaitRequest {
   var timeoutMilliseconds: UInt64
 }
 
-/// Lets a method leave its answer for later (only `waitFor` does).
+/// What a method may leave besides its returned value: a wait to answer later
+/// (`waitFor`), or its result already written as bytes (the hot methods skip the tree).
 final class Deferral {
   var wait: WaitRequest?
+  var encodedResult: [UInt8]?
 }

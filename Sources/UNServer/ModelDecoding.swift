@@ -52,10 +52,7 @@ enum ModelDecoding {
     let p = try Params(value, path: path, allowed: contentFields)
     var c = Content()
     c.title = try p.string("title") ?? ""
-    c.subtitle = try p.string("subtitle") ?? ""
     c.body = try p.string("body") ?? ""
-    c.badge = try p.int("badge")
-    if let s = try p.string("sound") { c.sound = s == "default" ? .default : .named(s) }
     if let info = p.value("userInfo") {
       guard case .object = info else {
         throw RPCError.invalidParams(field: p.field("userInfo"), "expected an object, got \(info.typeName)")
@@ -64,13 +61,17 @@ enum ModelDecoding {
     }
     c.categoryIdentifier = try p.string("categoryIdentifier") ?? ""
     c.threadIdentifier = try p.string("threadIdentifier") ?? ""
-    c.summaryArgument = try p.string("summaryArgument") ?? ""
-    c.summaryArgumentCount = try p.int("summaryArgumentCount") ?? 1
-    c.targetContentIdentifier = try p.string("targetContentIdentifier")
-    c.interruptionLevel = try p.enumValue("interruptionLevel", InterruptionLevel.self) ?? .active
-    c.relevanceScore = try p.double("relevanceScore") ?? 0
-    c.launchImageName = try p.string("launchImageName") ?? ""
-    c.filterCriteria = try p.string("filterCriteria")
+    // The less common fields are set only when given: an unset one costs no storage.
+    if let v = try p.string("subtitle") { c.subtitle = v }
+    if let v = try p.int("badge") { c.badge = v }
+    if let s = try p.string("sound") { c.sound = s == "default" ? .default : .named(s) }
+    if let v = try p.string("summaryArgument") { c.summaryArgument = v }
+    if let v = try p.int("summaryArgumentCount") { c.summaryArgumentCount = v }
+    if let v = try p.string("targetContentIdentifier") { c.targetContentIdentifier = v }
+    if let v = try p.enumValue("interruptionLevel", InterruptionLevel.self) { c.interruptionLevel = v }
+    if let v = try p.double("relevanceScore") { c.relevanceScore = v }
+    if let v = try p.string("launchImageName") { c.launchImageName = v }
+    if let v = try p.string("filterCriteria") { c.filterCriteria = v }
     return c
   }
 

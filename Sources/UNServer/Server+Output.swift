@@ -27,6 +27,7 @@ extension Server {
     switch answer {
     case .result(let id, let value): RPCEncoder.appendResult(id: id, result: value, to: &buffer)
     case .error(let id, let error): RPCEncoder.appendError(id: id, error: error, to: &buffer)
+    case .encoded(let id, let bytes): RPCEncoder.appendResult(id: id, encodedResult: bytes, to: &buffer)
     case .deferred: assertionFailure("a deferred answer is not encoded")
     }
   }

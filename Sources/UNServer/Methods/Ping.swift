@@ -6,6 +6,11 @@ enum Ping: Method {
 
   static func handle(_ call: Call) throws(RPCError) -> JSONValue {
     _ = try call.params(allowed: [])
-    return .object(["now": ModelEncoding.date(call.center.clock.now)])
+    var o: [UInt8] = []
+    o.reserveCapacity(36)
+    WireBytes.key(#"{"now":"#, &o)
+    WireBytes.date(call.center.clock.now, &o)
+    o.append(UInt8(ascii: "}"))
+    return call.answer(encoded: o)
   }
 }

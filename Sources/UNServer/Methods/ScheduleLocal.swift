@@ -13,7 +13,25 @@ enum ScheduleLocal: Method {
     let trigger = try ModelDecoding.trigger(p.value("trigger"))
     let request = NotificationRequest(identifier: identifier, content: content, trigger: trigger)
     let r = try call.model { () throws(UNError) in try call.center.schedule(app: app, request) }
-    return .object([
+    var o: [UInt8] = []
+    o.reserveCapacity(160)
+    WireBytes.key(#"{"identifier":"#, &o)
+    WireBytes.string(r.identifier, &o)
+    WireBytes.key(r.scheduled ? #","scheduled":true"# : #","scheduled":false"#, &o)
+    WireBytes.key(r.replaced ? #","replaced":true,"nextTriggerDate":"# : #","replaced":false,"nextTriggerDate":"#, &o)
+    if let next = r.nextTriggerDate { WireBytes.date(next, &o) } else { WireBytes.key("null", &o) }
+    WireBytes.key(#","warnings":["#, &o)
+    for (i, w) in r.warnings.enumerated() {
+      if i > 0 { o.append(UInt8(ascii: ",")) }
+      WireBytes.string(w, &o)
+    }
+    WireBytes.key("]}", &o)
+    return call.answer(encoded: o)
+  }
+
+  /// The same result as a tree (kept for the byte-identity test of the fast path).
+  static func resultValue(_ r: ScheduleResult) -> JSONValue {
+    .object([
       "identifier": .string(r.identifier),
       "scheduled": .bool(r.scheduled),
       "replaced": .bool(r.replaced),

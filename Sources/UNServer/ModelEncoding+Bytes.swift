@@ -1,0 +1,88 @@
+import JSONRPC
+import UNModel
+
+/// The hot shapes written straight into bytes, without a `JSONValue` tree: the same
+/// members, order and formatting as `ModelEncoding`'s tree (a test checks they are
+/// byte-identical), with `userInfo` spliced in verbatim from its stored compact text.
+enum WireBytes {
+  static func key(_ k: StaticString, _ o: inout [UInt8]) { JSONWriter.appendASCII(k, to: &o) }
+
+  static func string(_ s: String, _ o: inout [UInt8]) { JSONWriter.appendString(s, to: &o) }
+
+  static func date(_ i: Instant, _ o: inout [UInt8]) {
+    o.append(UInt8(ascii: "\""))
+    JSONWriter.appendRaw(i.rfc3339, to: &o)
+    o.append(UInt8(ascii: "\""))
+  }
+
+  static func number(_ v: JSONValue, _ o: inout [UInt8]) { JSONWriter.append(v, to: &o) }
+
+  static func content(_ c: Content, _ o: inout [UInt8]) {
+    key(#"{"title":"#, &o)
+    string(c.title, &o)
+    key(#","subtitle":"#, &o)
+    string(c.subtitle, &o)
+    key(#","body":"#, &o)
+    string(c.body, &o)
+    if let b = c.badge {
+      key(#","badge":"#, &o)
+      number(.int(b), &o)
+    }
+    switch c.sound {
+    case .default?:
+      key(#","sound":"default""#, &o)
+    case .named(let n)?:
+      key(#","sound":"#, &o)
+      string(n, &o)
+    case nil: break
+    }
+    key(#","userInfo":"#, &o)
+    o.append(contentsOf: c.userInfo.bytes)
+    key(#","categoryIdentifier":"#, &o)
+    string(c.categoryIdentifier, &o)
+    key(#","threadIdentifier":"#, &o)
+    string(c.threadIdentifier, &o)
+    key(#","summaryArgument":"#, &o)
+    string(c.summaryArgument, &o)
+    key(#","summaryArgumentCount":"#, &o)
+    number(.int(c.summaryArgumentCount), &o)
+    if let t = c.targetContentIdentifier {
+      key(#","targetContentIdentifier":"#, &o)
+      string(t, &o)
+    }
+    key(#","interruptionLevel":"#, &o)
+    string(c.interruptionLevel.rawValue, &o)
+    key(#","relevanceScore":"#, &o)
+    number(.double(c.relevanceScore), &o)
+    key(#","launchImageName":"#, &o)
+    string(c.launchImageName, &o)
+    if let f = c.filterCriteria {
+      key(#","filterCriteria":"#, &o)
+      string(f, &o)
+    }
+    o.append(UInt8(ascii: "}"))
+  }
+
+  static func request(_ r: NotificationRequest, nextTriggerDate: Instant?, _ o: inout [UInt8]) {
+    key(#"{"identifier":"#, &o)
+    string(r.identifier, &o)
+    key(#","content":"#, &o)
+    content(r.content, &o)
+    key(#","trigger":"#, &o)
+    switch r.trigger {
+    case .timeInterval(let t)?:
+      key(#"{"type":"timeInterval","timeInterval":"#, &o)
+      number(.double(t.seconds), &o)
+      key(t.repeats ? #","repeats":true}"# : #","repeats":false}"#, &o)
+    case let other:
+      JSONWriter.append(ModelEncoding.trigger(other), to: &o)
+    }
+    if let next = nextTriggerDate {
+      key(#","nextTriggerDate":"#, &o)
+      date(next, &o)
+    }
+    o.append(UInt8(ascii: "}"))
+  }
+
+  static func pending(_ p: PendingRequest, _ o: inout [UInt8]) { request(p.request, nextTriggerDate: p.nextDate, &o) }
+}
