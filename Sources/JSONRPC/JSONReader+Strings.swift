@@ -11,13 +11,15 @@ extension JSONReader {
     let quote = index
     index += 1
     let start = index
+    skipPlainASCII()
     while true {
       guard index < count else { throw unterminated(quote) }
       let byte = base[index]
       if byte == UInt8(ascii: "\"") {
-        let text = String(decoding: UnsafeBufferPointer(start: base + start, count: index - start), as: UTF8.self)
+        let length = index - start
         index += 1
-        return text
+        if let word = JSONNames.lookup(base + start, length) { return word }
+        return String(decoding: UnsafeBufferPointer(start: base + start, count: length), as: UTF8.self)
       } else if byte == UInt8(ascii: "\\") {
         return try readEscapedString(quote: quote, start: start)
       } else if byte < 0x20 {
@@ -27,6 +29,24 @@ extension JSONReader {
       } else {
         try skipUTF8Sequence()
       }
+    }
+  }
+
+  /// Skips 8 bytes at a time while none of them is a quote, a backslash, a control
+  /// character or non-ASCII (SWAR: the classic "has a byte less than n" word tests), so
+  /// plain text costs a few instructions per word instead of several per byte.
+  @inline(__always)
+  mutating func skipPlainASCII() {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let highs: UInt64 = 0x8080_8080_8080_8080
+    while index + 8 <= count {
+      let w = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+      let quote = w ^ (ones &* 0x22)
+      let backslash = w ^ (ones &* 0x5C)
+      let special =
+        (w | ((w &- ones &* 0x20) & ~w)) | ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)
+      if special & highs != 0 { return }
+      index += 8
     }
   }
 

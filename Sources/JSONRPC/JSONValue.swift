@@ -44,7 +44,9 @@ extension JSONValue {
   /// The first member with this name, when this is an object.
   public subscript(name: String) -> JSONValue? {
     guard case .object(let members) = self else { return nil }
-    for member in members where member.name == name { return member.value }
+    for member in members where member.name.utf8.count == name.utf8.count && member.name == name {
+      return member.value
+    }
     return nil
   }
 

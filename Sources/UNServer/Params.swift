@@ -27,27 +27,32 @@ struct Params {
     // Objects here have a handful of members: comparing names directly is cheaper than
     // hashing them into a set.
     for (i, member) in members.enumerated() {
-      guard allowed.contains(member.name) else {
+      guard allowed.contains(where: { Self.same($0, member.name) }) else {
         throw RPCError.invalidParams(field: field(member.name), "unknown field")
       }
-      for earlier in members[..<i] where earlier.name == member.name {
+      for earlier in members[..<i] where Self.same(earlier.name, member.name) {
         throw RPCError.invalidParams(field: field(member.name), "duplicate field")
       }
     }
   }
 
+  /// String equality that rejects different lengths first: most comparisons here are
+  /// between different names, and `==` alone takes its slow path for those.
+  @inline(__always)
+  static func same(_ a: String, _ b: String) -> Bool { a.utf8.count == b.utf8.count && a == b }
+
   func field(_ name: String) -> String { path.isEmpty ? name : path + "." + name }
 
   /// The raw value, nil when absent or null.
   func value(_ name: String) -> JSONValue? {
-    for member in members where member.name == name {
+    for member in members where Self.same(member.name, name) {
       if case .null = member.value { return nil }
       return member.value
     }
     return nil
   }
 
-  func has(_ name: String) -> Bool { members.contains { $0.name == name } }
+  func has(_ name: String) -> Bool { members.contains { Self.same($0.name, name) } }
 
   private func mismatch(_ name: String, _ expected: String, _ got: JSONValue) -> RPCError {
     RPCError.invalidParams(field: field(name), "expected \(expected), got \(got.typeName)")
