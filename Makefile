@@ -63,7 +63,7 @@ lint: build
 docker-check: deps
 	scripts/check-dockerfile-build.sh .build/static
 
-# The performance targets (BENCHMARKS.md): about 5 minutes after the build; BENCH_QUICK=1
+# The performance targets (BENCHMARKS.md): about 3 minutes after the build; BENCH_QUICK=1
 # and BENCH_SECONDS=N shorten it.  Needs gcc, libuv1-dev, node and ../shared/bench.
 bench: deps
 	$(SWIFT) build -c release
