@@ -9,7 +9,7 @@ APT_PACKAGES := libuv1-dev libsqlite3-dev pkg-config
 SUDO := $(shell [ "$$(id -u)" = 0 ] || command -v sudo >/dev/null && echo sudo)
 ARGS ?=
 
-.PHONY: all deps build release run test unit-test scenarios bench-json openrpc clean help lint docker-check
+.PHONY: all deps build release run test unit-test scenarios bench bench-json openrpc clean help lint docker-check
 
 all: build
 
@@ -19,6 +19,7 @@ help:
 	@echo "make lint   hadolint the Dockerfile (installed with pip when missing), check the systemd units"
 	@echo "make docker-check  the Dockerfile's static build on this machine, and the libraries it needs"
 	@echo "make openrpc  regenerate the compiled-in OpenRPC document from proto-docs/openrpc.json"
+	@echo "make bench  build release, run every performance target against the Node peer, print PASS/FAIL (BENCHMARKS.md)"
 	@echo "make bench-json  parse+encode micro-benchmark"
 
 # Installs only what is missing: dpkg tells which packages are absent.
@@ -61,6 +62,12 @@ lint: build
 # result, and a ping of the built daemon.  About half a minute from cold here.
 docker-check: deps
 	scripts/check-dockerfile-build.sh .build/static
+
+# The performance targets (BENCHMARKS.md): about 3 minutes after the build; BENCH_QUICK=1
+# and BENCH_SECONDS=N shorten it.  Needs gcc, libuv1-dev, node and ../shared/bench.
+bench: deps
+	$(SWIFT) build -c release
+	scripts/bench.sh
 
 bench-json: deps
 	$(SWIFT) build -c release --product JSONBench
