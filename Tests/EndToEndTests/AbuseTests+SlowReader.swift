@@ -125,8 +125,12 @@ extension AbuseTests {
       "slow reader: \(latencies.count) pings during the flood, p50 \(String(format: "%.2f", p50)) ms, p99 \(String(format: "%.2f", p99)) ms, max \(String(format: "%.2f", latencies.last ?? 0)) ms; RSS baseline \(baseline) kB, max \(maxRSS) kB; disconnected after \(progress.disconnectedAfter.map(String.init) ?? "never") of \(count) notifications; paused seen \(sawPaused)"
     print(summary)
     XCTAssertGreaterThanOrEqual(latencies.count, 200, "too few pings to judge: \(summary)")
-    XCTAssertLessThan(p99, 10, summary)
-    XCTAssertLessThan(maxRSS, 200 * 1024, summary)
+    // Under a sanitizer (scripts/sanitizers.sh) speed and memory are the sanitizer's:
+    // the figures are reported, the bounds asserted only on a plain build.
+    if ProcessInfo.processInfo.environment["UNCENTER_SANITIZER"] == nil {
+      XCTAssertLessThan(p99, 10, summary)
+      XCTAssertLessThan(maxRSS, 200 * 1024, summary)
+    }
 
     // Disconnected at the hard limit, with the logged reason.
     let deadline = Date().addingTimeInterval(10)
