@@ -2,12 +2,16 @@
 # The daemon under valgrind memcheck through an end-to-end client session:
 #   scripts/valgrind-e2e.sh
 #
-# Starts ONE debug uncenterd (manual clock, SQLite state in a temporary directory) under
-#   valgrind --leak-check=full --errors-for-leak-kinds=definite
-# runs against it every scenario in Tests/Scenarios (unctl run --socket), a series of
-# unctl commands, and a Python client that sends garbage, deep nesting, invalid UTF-8,
-# an oversized message, a batch, pipelined requests and abrupt closes; then SIGTERMs it
-# and reads valgrind's log.
+# 1. Every scenario in Tests/Scenarios with `unctl run`, which starts a private daemon
+#    per scenario (scenarios expect a fresh daemon at their own clock, so they cannot
+#    share one); $UNCENTERD points unctl at a wrapper that execs that daemon under
+#    valgrind.
+# 2. ONE debug uncenterd (manual clock, SQLite state in a temporary directory) under
+#    valgrind, driven by a series of unctl commands and a Python client that sends
+#    garbage, deep nesting, invalid UTF-8, an oversized message, a batch, huge numbers,
+#    pipelined requests and abrupt closes; then SIGTERM.
+# Memcheck options: --leak-check=full --errors-for-leak-kinds=definite.  Each daemon's
+# valgrind log is then read.
 #
 # Fails when: the daemon does not exit 0 on SIGTERM, a client step fails, valgrind
 # reports an invalid read/write (or any other memcheck error such as use of
@@ -30,8 +34,24 @@ dir=$(mktemp -d /tmp/unvg-XXXXXX)
 sock="$dir/d.sock"
 log="$dir/valgrind.log"
 mkdir -p "$dir/state"
-valgrind --tool=memcheck --leak-check=full --errors-for-leak-kinds=definite --show-leak-kinds=definite \
-  --num-callers=40 --error-exitcode=99 --log-file="$log" \
+vg=(valgrind --tool=memcheck --leak-check=full --errors-for-leak-kinds=definite --show-leak-kinds=definite
+  --num-callers=40 --error-exitcode=99)
+fail=0
+step() {
+  if "$@" >"$dir/step.out" 2>&1; then echo "  ok  $*" | cut -c1-150
+  else echo "  FAIL $*" | cut -c1-150; sed 's/^/      /' "$dir/step.out" | grep -vE "^      +ok " | head -40; fail=1; fi
+}
+
+echo "== scenarios, each with its own uncenterd under valgrind"
+cat >"$dir/uncenterd-vg" <<WRAP
+#!/bin/sh
+exec ${vg[*]} --log-file=$dir/scenario-%p.vg.log "$daemon_bin" "\$@"
+WRAP
+chmod +x "$dir/uncenterd-vg"
+UNCENTERD="$dir/uncenterd-vg" step "$unctl" run Tests/Scenarios/*.json
+
+echo "== one uncenterd under valgrind, a client session"
+"${vg[@]}" --log-file="$log" \
   "$daemon_bin" --socket "$sock" --clock manual=2026-01-01T08:00:00Z --state "$dir/state" \
   2>"$dir/stderr.log" &
 daemon=$!
@@ -43,13 +63,6 @@ trap finish EXIT
 for _ in $(seq 600); do [ -S "$sock" ] && break; sleep 0.1; done
 [ -S "$sock" ] || { echo "valgrind-e2e: uncenterd did not start" >&2; cat "$dir/stderr.log" "$log" >&2; exit 1; }
 
-fail=0
-step() {
-  if "$@" >"$dir/step.out" 2>&1; then echo "  ok  $*" | cut -c1-150
-  else echo "  FAIL $* ($(head -c 600 "$dir/step.out"))"; fail=1; fi
-}
-echo "== client session against valgrind'ed uncenterd (pid $daemon)"
-step "$unctl" --socket "$sock" run Tests/Scenarios/*.json
 u() { step "$unctl" --socket "$sock" "$@"; }
 u ping
 u --json call hello '{"role":"user"}'
@@ -116,22 +129,25 @@ wait "$daemon" || status=$?
 echo "uncenterd exit status under valgrind: $status (99 = valgrind found errors)"
 [ "$status" -eq 0 ] || [ "$status" -eq 99 ] || fail=1
 
-echo "== valgrind summary"
-grep -E "ERROR SUMMARY|definitely lost:|indirectly lost:|possibly lost:|still reachable:|All heap blocks were freed" "$log" | sed 's/^==[0-9]*== */  /'
-invalid=$(grep -cE "Invalid (read|write|free)|uninitialised|Mismatched free|overlap" "$log")
-echo "invalid accesses / other memcheck errors: $invalid"
-[ "$invalid" -eq 0 ] || { grep -A12 -E "Invalid (read|write|free)|uninitialised" "$log" | head -60; fail=1; }
-# Each "definitely lost" loss record with its stack; project frames decide.
-project=0; foreign=0
-while IFS= read -r -d $'\x1e' record; do
-  [ -n "$record" ] || continue
-  if grep -qE "UNServer|UNModel|JSONRPC|UVLoop|UNStore|uncenterd" <<<"$record"; then
-    project=$((project + 1)); echo "---- definitely lost, project frames:"; echo "$record" | head -30
-  else
-    foreign=$((foreign + 1)); echo "---- definitely lost, no project frame (not failing):"; echo "$record" | head -12
-  fi
-done < <(sed 's/^==[0-9]*== \{0,1\}//' "$log" | awk '/definitely lost in loss record/ {inrec=1} inrec && /^$/ {printf "\x1e"; inrec=0} inrec {print}')
-echo "definitely-lost records: $project with project frames, $foreign without"
+project=0; foreign=0; invalid_total=0
+for f in "$dir"/scenario-*.vg.log "$log"; do
+  echo "== valgrind summary: $(basename "$f")"
+  grep -E "ERROR SUMMARY|definitely lost:|indirectly lost:|possibly lost:|still reachable:|All heap blocks were freed" "$f" | sed 's/^==[0-9]*== */  /'
+  grep -q "ERROR SUMMARY" "$f" || { echo "  no leak summary (the daemon did not exit normally)"; fail=1; }
+  invalid=$(grep -cE "Invalid (read|write|free)|uninitialised|Mismatched free|overlap" "$f")
+  invalid_total=$((invalid_total + invalid))
+  [ "$invalid" -eq 0 ] || { grep -A12 -E "Invalid (read|write|free)|uninitialised" "$f" | head -60; fail=1; }
+  # Each "definitely lost" loss record with its stack; project frames decide.
+  while IFS= read -r -d $'\x1e' record; do
+    [ -n "$record" ] || continue
+    if grep -qE "UNServer|UNModel|JSONRPC|UVLoop|UNStore|uncenterd" <<<"$record"; then
+      project=$((project + 1)); echo "---- definitely lost, project frames:"; echo "$record" | head -30
+    else
+      foreign=$((foreign + 1)); echo "---- definitely lost, no project frame (not failing):"; echo "$record" | head -12
+    fi
+  done < <(sed 's/^==[0-9]*== \{0,1\}//' "$f" | awk '/definitely lost in loss record/ {inrec=1} inrec && /^$/ {printf "\x1e"; inrec=0} inrec {print}')
+done
+echo "== totals: invalid accesses / other memcheck errors: $invalid_total; definitely-lost records: $project with project frames, $foreign without"
 [ "$project" -eq 0 ] || fail=1
 [ "$fail" -eq 0 ] && echo "valgrind-e2e: PASS" || echo "valgrind-e2e: FAIL"
 exit "$fail"
