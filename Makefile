@@ -79,3 +79,23 @@ openrpc:
 
 clean:
 	rm -rf .build
+
+# Hardening runs (each a script in scripts/ that documents what it checks).
+.PHONY: test-asan test-tsan valgrind soak
+SOAK_MINUTES ?= 10
+
+# The whole test suite under AddressSanitizer/LeakSanitizer (.build/asan) or
+# ThreadSanitizer (.build/tsan); the spawned uncenterd and unctl are sanitized too.
+test-asan: deps
+	scripts/sanitizers.sh asan
+
+test-tsan: deps
+	scripts/sanitizers.sh tsan
+
+# One uncenterd under valgrind memcheck through scenarios, unctl calls and abuse.
+valgrind: deps
+	scripts/valgrind-e2e.sh
+
+# A release uncenterd under mixed load for SOAK_MINUTES (default 10); fails on RSS growth.
+soak: deps
+	scripts/soak.sh $(SOAK_MINUTES)
