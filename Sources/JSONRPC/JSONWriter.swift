@@ -61,7 +61,22 @@ public struct JSONWriter: Sendable {
   /// Appends `string` quoted and escaped.
   public static func appendString(_ string: String, to out: inout [UInt8]) {
     out.append(UInt8(ascii: "\""))
-    let done: Void? = string.utf8.withContiguousStorageIfAvailable { appendEscaped($0, to: &out) }
+    let utf8 = string.utf8
+    if utf8.count <= 15 {
+      // Small strings live inline and offer no contiguous storage: walk their bytes,
+      // which is cheaper than materializing a buffer for them.
+      var plain = true
+      for b in utf8 where b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") {
+        plain = false
+        break
+      }
+      if plain {
+        out.append(contentsOf: utf8)
+        out.append(UInt8(ascii: "\""))
+        return
+      }
+    }
+    let done: Void? = utf8.withContiguousStorageIfAvailable { appendEscaped($0, to: &out) }
     if done == nil {
       var copy = string
       copy.withUTF8 { appendEscaped($0, to: &out) }

@@ -115,6 +115,20 @@ extension Center {
     return PendingPage(requests: entries, next: next)
   }
 
+  /// Calls `body` with the page's requests in order, without copying them; returns the
+  /// cursor of the next page, when more follow.
+  public func visitPending(
+    app appId: String, after: (Instant, String)?, limit: Int?, _ body: (PendingRequest) -> Void
+  ) -> (Instant, String)? {
+    guard let schedule = apps[appId]?.pending else { return nil }
+    var last: (Instant, String)?
+    let more = schedule.visitOrdered(after: after, limit: limit ?? Int.max) { entry in
+      last = (entry.nextDate, entry.identifier)
+      body(entry)
+    }
+    return more ? last : nil
+  }
+
   /// Removes the given pending requests (all when `identifiers` is nil); returns how many.
   public func removePending(app appId: String, identifiers: [String]?) -> Int {
     guard apps[appId] != nil else { return 0 }

@@ -56,6 +56,8 @@ public struct Content: Sendable, Hashable {
 
   public init() {}
 
+  /// The boxed fields (defaults when none was set); getters read the box directly, so
+  /// reading a field never builds a default `Extras`.
   private var fields: Extras { extras?.value ?? Extras() }
 
   private mutating func update(_ change: (inout Extras) -> Void) {
@@ -68,43 +70,43 @@ public struct Content: Sendable, Hashable {
   }
 
   public var subtitle: String {
-    get { fields.subtitle }
+    get { extras?.value.subtitle ?? "" }
     set { update { $0.subtitle = newValue } }
   }
   public var badge: Int? {
-    get { fields.badge }
+    get { extras?.value.badge ?? nil }
     set { update { $0.badge = newValue } }
   }
   public var sound: Sound? {
-    get { fields.sound }
+    get { extras?.value.sound ?? nil }
     set { update { $0.sound = newValue } }
   }
   public var summaryArgument: String {
-    get { fields.summaryArgument }
+    get { extras?.value.summaryArgument ?? "" }
     set { update { $0.summaryArgument = newValue } }
   }
   public var summaryArgumentCount: Int {
-    get { fields.summaryArgumentCount }
+    get { extras?.value.summaryArgumentCount ?? 1 }
     set { update { $0.summaryArgumentCount = newValue } }
   }
   public var targetContentIdentifier: String? {
-    get { fields.targetContentIdentifier }
+    get { extras?.value.targetContentIdentifier ?? nil }
     set { update { $0.targetContentIdentifier = newValue } }
   }
   public var interruptionLevel: InterruptionLevel {
-    get { fields.interruptionLevel }
+    get { extras?.value.interruptionLevel ?? .active }
     set { update { $0.interruptionLevel = newValue } }
   }
   public var relevanceScore: Double {
-    get { fields.relevanceScore }
+    get { extras?.value.relevanceScore ?? 0 }
     set { update { $0.relevanceScore = newValue } }
   }
   public var launchImageName: String {
-    get { fields.launchImageName }
+    get { extras?.value.launchImageName ?? "" }
     set { update { $0.launchImageName = newValue } }
   }
   public var filterCriteria: String? {
-    get { fields.filterCriteria }
+    get { extras?.value.filterCriteria ?? nil }
     set { update { $0.filterCriteria = newValue } }
   }
 

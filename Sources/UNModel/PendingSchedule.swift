@@ -108,19 +108,28 @@ public struct PendingSchedule: Sendable {
   public func ordered(after cursor: (Instant, String)?, limit: Int) -> (entries: [PendingRequest], more: Bool) {
     var out: [PendingRequest] = []
     out.reserveCapacity(min(limit, heap.count, 1024))
+    let more = visitOrdered(after: cursor, limit: limit) { out.append($0) }
+    return (out, more)
+  }
+
+  /// Calls `body` with up to `limit` entries after `cursor`, in order, without copying
+  /// them into an array; returns whether more follow.
+  public func visitOrdered(after cursor: (Instant, String)?, limit: Int, _ body: (PendingRequest) -> Void) -> Bool {
+    var visited = 0
     var frontier = IndexHeap(keys: heap)
     if !heap.isEmpty { frontier.push(0) }
     while let i = frontier.pop() {
-      let entry = heap[i].entry
-      if cursor.map({ Self.precedes(($0.0, $0.1), entry) }) ?? true {
-        if out.count == limit { return (out, true) }
-        out.append(entry)
+      let node = heap[i]
+      if cursor.map({ Self.precedes(($0.0, $0.1), node.entry) }) ?? true {
+        if visited == limit { return true }
+        body(node.entry)
+        visited += 1
       }
       let l = 2 * i + 1
       if l < heap.count { frontier.push(l) }
       if l + 1 < heap.count { frontier.push(l + 1) }
     }
-    return (out, false)
+    return false
   }
 
   static func precedes(_ key: (Instant, String), _ b: PendingRequest) -> Bool {

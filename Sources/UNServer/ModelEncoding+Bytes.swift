@@ -17,6 +17,26 @@ enum WireBytes {
 
   static func number(_ v: JSONValue, _ o: inout [UInt8]) { JSONWriter.append(v, to: &o) }
 
+  /// A small non-negative integer, digit by digit (counts, badges).
+  static func integer(_ value: Int, _ o: inout [UInt8]) {
+    guard value >= 0, value < 1_000_000_000 else { return number(.int(value), &o) }
+    if value < 10 {
+      o.append(UInt8(truncatingIfNeeded: 48 + value))
+      return
+    }
+    var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0, 0, 0, 0, 0, 0)
+    var n = value
+    var count = 0
+    withUnsafeMutableBytes(of: &digits) { buffer in
+      while n > 0 {
+        buffer[count] = UInt8(truncatingIfNeeded: 48 + n % 10)
+        n /= 10
+        count += 1
+      }
+      for k in stride(from: count - 1, through: 0, by: -1) { o.append(buffer[k]) }
+    }
+  }
+
   static func content(_ c: Content, _ o: inout [UInt8]) {
     key(#"{"title":"#, &o)
     string(c.title, &o)
@@ -26,7 +46,7 @@ enum WireBytes {
     string(c.body, &o)
     if let b = c.badge {
       key(#","badge":"#, &o)
-      number(.int(b), &o)
+      integer(b, &o)
     }
     switch c.sound {
     case .default?:
@@ -45,7 +65,7 @@ enum WireBytes {
     key(#","summaryArgument":"#, &o)
     string(c.summaryArgument, &o)
     key(#","summaryArgumentCount":"#, &o)
-    number(.int(c.summaryArgumentCount), &o)
+    integer(c.summaryArgumentCount, &o)
     if let t = c.targetContentIdentifier {
       key(#","targetContentIdentifier":"#, &o)
       string(t, &o)
@@ -53,7 +73,7 @@ enum WireBytes {
     key(#","interruptionLevel":"#, &o)
     string(c.interruptionLevel.rawValue, &o)
     key(#","relevanceScore":"#, &o)
-    number(.double(c.relevanceScore), &o)
+    if c.relevanceScore == 0 { o.append(UInt8(ascii: "0")) } else { number(.double(c.relevanceScore), &o) }
     key(#","launchImageName":"#, &o)
     string(c.launchImageName, &o)
     if let f = c.filterCriteria {
@@ -72,7 +92,7 @@ enum WireBytes {
     switch r.trigger {
     case .timeInterval(let t)?:
       key(#"{"type":"timeInterval","timeInterval":"#, &o)
-      number(.double(t.seconds), &o)
+      if t.seconds == t.seconds.rounded(.towardZero), t.seconds < 1e9 { integer(Int(t.seconds), &o) } else { number(.double(t.seconds), &o) }
       key(t.repeats ? #","repeats":true}"# : #","repeats":false}"#, &o)
     case let other:
       JSONWriter.append(ModelEncoding.trigger(other), to: &o)

@@ -18,23 +18,25 @@ enum ListPending: Method {
       }
       after = (Instant(milliseconds: ms), String(cursor[cursor.index(after: colon)...]))
     }
-    let page = call.center.listPending(app: app, after: after, limit: limit)
     if upcoming == nil {
       var o: [UInt8] = []
-      o.reserveCapacity(64 + page.requests.count * 400)
+      o.reserveCapacity(64 + min(limit ?? 100, 1000) * 400)
       WireBytes.key(#"{"requests":["#, &o)
-      for (i, entry) in page.requests.enumerated() {
-        if i > 0 { o.append(UInt8(ascii: ",")) }
+      var first = true
+      let next = call.center.visitPending(app: app, after: after, limit: limit) { entry in
+        if !first { o.append(UInt8(ascii: ",")) }
+        first = false
         WireBytes.pending(entry, &o)
       }
       o.append(UInt8(ascii: "]"))
-      if let (date, id) = page.next {
+      if let (date, id) = next {
         WireBytes.key(#","next":"#, &o)
         WireBytes.string("\(date.milliseconds):\(id)", &o)
       }
       o.append(UInt8(ascii: "}"))
       return call.answer(encoded: o)
     }
+    let page = call.center.listPending(app: app, after: after, limit: limit)
     let requests: [JSONValue] = page.requests.map { entry in
       var json = ModelEncoding.pending(entry)
       if let upcoming, case .object(var members) = json, let trigger = entry.request.trigger {
