@@ -117,3 +117,31 @@ final class CrashTests: EndToEndTestCase {
     XCTAssertTrue(d.stderr.contains("uncenter.db"), d.stderr)
   }
 }
+
+/// SPEC §8: on the real clock, triggers that fell due while the daemon was down fire
+/// once at start-up, marked late; a repeating one moves to its next future slot.
+final class CatchUpEndToEndTests: EndToEndTestCase {
+  func testMissedTriggersFireOnceLateAfterARestart() throws {
+    let dir = try DaemonProcess.makeTemporaryDirectory()
+    addTeardownBlock { try? FileManager.default.removeItem(atPath: dir) }
+    let args = ["--clock", "real", "--state", dir + "/state"]
+    var d = try DaemonProcess(arguments: args, directory: dir)
+    var user = try userConnection(d)
+    try ok(user.call("scheduleLocal", J(#"{"app":"a","identifier":"once","content":{"title":"O"},"trigger":{"type":"timeInterval","timeInterval":1}}"#)))
+    try ok(user.call("scheduleLocal", J(#"{"app":"a","identifier":"every","content":{"title":"E"},"trigger":{"type":"timeInterval","timeInterval":60,"repeats":true}}"#)))
+    try ok(user.call("scheduleLocal", J(#"{"app":"a","identifier":"later","content":{"title":"L"},"trigger":{"type":"timeInterval","timeInterval":3600}}"#)))
+    kill(d.process.processIdentifier, SIGKILL)
+    XCTAssertTrue(d.waitForExit(timeout: 10))
+    usleep(1_500_000)
+
+    d = try DaemonProcess(arguments: args, directory: dir)
+    addTeardownBlock { [d] in d.stop() }
+    user = try userConnection(d)
+    let delivered = try ok(user.call("listDelivered", J(#"{"app":"a"}"#)))["notifications"]?.arrayValue ?? []
+    XCTAssertEqual(delivered.compactMap { $0["identifier"]?.stringValue }, ["once"])
+    XCTAssertEqual(delivered.first?["late"], .bool(true))
+    let pending = try ok(user.call("listPending", J(#"{"app":"a"}"#)))["requests"]?.arrayValue ?? []
+    XCTAssertEqual(pending.compactMap { $0["identifier"]?.stringValue }.sorted(), ["every", "later"])
+    XCTAssertTrue(d.stderr.contains("event=caught_up fired=1"), d.stderr)
+  }
+}
