@@ -67,6 +67,22 @@ final class LimitTests: EndToEndTestCase {
       try ok(c.call("listPending"))["requests"]?.arrayValue?.compactMap { $0["identifier"]?.stringValue }, ["b", "a"])
   }
 
+  /// `--ios-limits`: the 64 most recently added are kept, the rest dropped with an event.
+  func testIOSLimitsKeepTheSixtyFourMostRecentlyAdded() throws {
+    let d = try startDaemon(DaemonProcess.defaultArguments + ["--ios-limits"])
+    let c = try appConnection(d)
+    let observer = try d.connect()
+    try ok(observer.call("hello", J(#"{"role":"observer"}"#)))
+    try ok(observer.call("watch", J(#"{"apps":["com.example.chat"]}"#)))
+    for i in 0..<70 { try schedule(c, "r\(i)", after: 1000 - i) }
+    let ids = (try ok(c.call("listPending", J(#"{"limit":100}"#)))["requests"]?.arrayValue ?? [])
+      .compactMap { $0["identifier"]?.stringValue }
+    XCTAssertEqual(Set(ids), Set((6..<70).map { "r\($0)" }))
+    let dropped = try ok(observer.call("waitFor", J(#"{"event":{"type":"dropped","reason":"iosLimits","identifier":"r0"},"timeout":5}"#)))
+    XCTAssertEqual(dropped["event"]?["identifier"]?.stringValue, "r0")
+    assertJSON(try ok(c.call("stats"))["limits"]?["maxPendingPerApp"], "64")
+  }
+
   func testClockNotManual() throws {
     let d = try startDaemon(["--clock", "real"])
     let c = try d.connect()
