@@ -9,7 +9,7 @@ APT_PACKAGES := libuv1-dev libsqlite3-dev pkg-config
 SUDO := $(shell [ "$$(id -u)" = 0 ] || command -v sudo >/dev/null && echo sudo)
 ARGS ?=
 
-.PHONY: all deps build release run test unit-test scenarios bench-json openrpc clean help lint docker-check
+.PHONY: all deps build release run test unit-test scenarios bench-json openrpc clean help lint docker-check fuzz fuzz-ci
 
 all: build
 
@@ -20,6 +20,7 @@ help:
 	@echo "make docker-check  the Dockerfile's static build on this machine, and the libraries it needs"
 	@echo "make openrpc  regenerate the compiled-in OpenRPC document from proto-docs/openrpc.json"
 	@echo "make bench-json  parse+encode micro-benchmark"
+	@echo "make fuzz   build the libFuzzer harnesses (Fuzz/) and run each for 60 s (FUZZ_SECONDS=N to change)"
 
 # Installs only what is missing: dpkg tells which packages are absent.
 deps:
@@ -69,6 +70,17 @@ bench-json: deps
 # proto-docs/openrpc.json is the source; the daemon serves a compiled-in copy.
 openrpc:
 	python3 scripts/gen-openrpc-swift.py proto-docs/openrpc.json Sources/UNServer/OpenRPCDocument.swift
+
+# libFuzzer harnesses (Fuzz/README.md), built with swiftc -sanitize=fuzzer,address.
+# Not part of `make test`; fails on a crash or an uninstrumented build.
+FUZZ_SECONDS ?= 60
+
+fuzz: deps
+	scripts/fuzz.sh $(FUZZ_SECONDS)
+
+# What CI runs: every harness for 60 s.
+fuzz-ci: deps
+	scripts/fuzz.sh 60
 
 clean:
 	rm -rf .build
