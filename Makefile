@@ -9,7 +9,7 @@ APT_PACKAGES := libuv1-dev libsqlite3-dev pkg-config
 SUDO := $(shell [ "$$(id -u)" = 0 ] || command -v sudo >/dev/null && echo sudo)
 ARGS ?=
 
-.PHONY: all deps build release run test unit-test scenarios bench bench-json openrpc clean help lint docker-check
+.PHONY: all deps build release run test unit-test scenarios bench bench-json openrpc clean help lint docker-check fuzz fuzz-ci test-asan test-tsan valgrind soak
 
 all: build
 
@@ -21,6 +21,10 @@ help:
 	@echo "make openrpc  regenerate the compiled-in OpenRPC document from proto-docs/openrpc.json"
 	@echo "make bench  build release, run every performance target against the Node peer, print PASS/FAIL (BENCHMARKS.md)"
 	@echo "make bench-json  parse+encode micro-benchmark"
+	@echo "make fuzz   build the libFuzzer harnesses (Fuzz/) and run each for 60 s (FUZZ_SECONDS=N to change)"
+	@echo "make test-asan / test-tsan   the whole test suite under AddressSanitizer / ThreadSanitizer"
+	@echo "make valgrind   scenario runs and an abuse session against a daemon under valgrind memcheck"
+	@echo "make soak   10 minutes of mixed load with clients coming and going; fails if RSS grows"
 
 # Installs only what is missing: dpkg tells which packages are absent.
 deps:
@@ -77,11 +81,21 @@ bench-json: deps
 openrpc:
 	python3 scripts/gen-openrpc-swift.py proto-docs/openrpc.json Sources/UNServer/OpenRPCDocument.swift
 
+# libFuzzer harnesses (Fuzz/README.md), built with swiftc -sanitize=fuzzer,address.
+# Not part of `make test`; fails on a crash or an uninstrumented build.
+FUZZ_SECONDS ?= 60
+
+fuzz: deps
+	scripts/fuzz.sh $(FUZZ_SECONDS)
+
+# What CI runs: every harness for 60 s.
+fuzz-ci: deps
+	scripts/fuzz.sh 60
+
 clean:
 	rm -rf .build
 
 # Hardening runs (each a script in scripts/ that documents what it checks).
-.PHONY: test-asan test-tsan valgrind soak
 SOAK_MINUTES ?= 10
 
 # The whole test suite under AddressSanitizer/LeakSanitizer (.build/asan) or

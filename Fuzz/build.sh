@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer harnesses with plain swiftc (SwiftPM's sanitizer builds are not
+# used): each module's sources are compiled with -sanitize=fuzzer,address.
+#
+#   Fuzz/build.sh [HARNESS...]     (default: framer json center requests)
+#
+# Output: .build/fuzz/<harness>, static modules in .build/fuzz/lib.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$PATH:/opt/swift/usr/bin"
+SWIFTC=${SWIFTC:-swiftc}
+OUT=.build/fuzz
+LIB=$OUT/lib
+mkdir -p "$LIB"
+FLAGS=(-parse-as-library -sanitize=fuzzer,address -O -g -swift-version 6)
+HARNESSES=("$@")
+[ ${#HARNESSES[@]} -gt 0 ] || HARNESSES=(framer json center requests)
+
+run() { echo "+ $*" >&2; "$@"; }
+
+# A static library + module for one Sources/ module (kept while newer than its sources).
+module() {
+  local name=$1; shift
+  if [ -f "$LIB/lib$name.a" ] && [ -z "$(find "Sources/$name" Fuzz/build.sh -newer "$LIB/lib$name.a" -print -quit)" ]; then
+    echo "(lib$name.a is up to date)" >&2; return 0
+  fi
+  run "$SWIFTC" "${FLAGS[@]}" -module-name "$name" -I "$LIB" "$@" \
+    -emit-module -emit-module-path "$LIB/$name.swiftmodule" \
+    -emit-library -static -o "$LIB/lib$name.a"
+}
+
+# UNServer without the files that need libuv (UVLoop) or run the daemon's process.
+unserver_sources() {
+  ls Sources/UNServer/*.swift Sources/UNServer/Methods/*.swift | grep -v -E \
+    '/(Server(\+[A-Za-z]+)?|ClientConnection|SocketActivation|SystemdNotifier)\.swift$'
+}
+
+built_lib=""
+need_libs() {
+  [ -z "$built_lib" ] || return 0
+  module JSONRPC Sources/JSONRPC/*.swift
+  module UNModel Sources/UNModel/*.swift
+  module UNStore -I Sources/CSQLite Sources/UNStore/*.swift
+  built_lib=1
+}
+
+for h in "${HARNESSES[@]}"; do
+  case $h in
+    framer|json)
+      # The harness is compiled into the JSONRPC module itself.
+      run "$SWIFTC" "${FLAGS[@]}" -module-name JSONRPC Sources/JSONRPC/*.swift "Fuzz/$h/main.swift" -o "$OUT/$h" ;;
+    center)
+      need_libs
+      run "$SWIFTC" "${FLAGS[@]}" -module-name FuzzCenter -I "$LIB" "Fuzz/$h/main.swift" \
+        -L "$LIB" -lUNModel -o "$OUT/$h" ;;
+    requests)
+      need_libs
+      # The harness joins the UNServer module so it can use its internal Dispatcher.
+      run "$SWIFTC" "${FLAGS[@]}" -module-name UNServer -I "$LIB" -I Sources/CSQLite \
+        $(unserver_sources) "Fuzz/$h/main.swift" \
+        -L "$LIB" -lJSONRPC -lUNModel -lUNStore -lsqlite3 -o "$OUT/$h" ;;
+    *) echo "unknown harness: $h" >&2; exit 2 ;;
+  esac
+done
