@@ -74,6 +74,18 @@ extension Center {
       throw .invalidParams(field: "seconds", problem: "must be a number in 0...\(Int(TimeIntervalTrigger.maxSeconds))")
     }
     let target = clock.now.adding(milliseconds: Int64((seconds * 1000).rounded()))
+    // Every repeating trigger fires at most once a minute (time intervals >= 60 s, and a
+    // calendar trigger's finest period is a minute), which bounds the work in advance.
+    var bound = 0
+    for app in apps.values {
+      for entry in app.pending.unordered where entry.nextDate <= target {
+        let repeats = entry.request.trigger?.repeats ?? false
+        bound += repeats ? Int((target.milliseconds - entry.nextDate.milliseconds) / 60_000) + 1 : 1
+      }
+      if bound > configuration.maxFiringsPerAdvance {
+        throw .limitExceeded(limit: "maxFiringsPerAdvance", value: configuration.maxFiringsPerAdvance)
+      }
+    }
     let fired = fireDue(upTo: target, movingClock: true)
     clock.set(target)
     return (target, fired.map(\.identifier))

@@ -13,6 +13,9 @@ public struct CenterConfiguration: Sendable {
   public var extensionMilliseconds: Int64 = 30_000
   /// Events kept per app for `waitFor`.
   public var eventHistoryPerApp = 1_000
+  /// Firings one `advanceClock` may cause: a long advance over many repeating triggers
+  /// is refused up front rather than left to run for minutes.
+  public var maxFiringsPerAdvance = 1_000_000
 
   public init() {}
 

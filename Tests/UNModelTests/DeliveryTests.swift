@@ -171,3 +171,16 @@ final class GroupSummaryTests: XCTestCase {
     XCTAssertEqual(GroupSummary.apply("%2$@: %1$u (100%%)", count: 4, arguments: "X"), "X: 4 (100%)")
   }
 }
+
+final class AdvanceBoundTests: XCTestCase {
+  func testAnAdvanceThatWouldFireTooOftenIsRefusedBeforeAnythingHappens() throws {
+    let (center, clock) = makeCenter { $0.maxFiringsPerAdvance = 100 }
+    _ = try center.schedule(app: "a", request("tick", content(), interval(60, repeats: true)))
+    assertThrows(.limitExceeded(limit: "maxFiringsPerAdvance", value: 100)) { () throws(UNError) in
+      try center.advanceClock(seconds: 101 * 60)
+    }
+    XCTAssertEqual(clock.now, start, "nothing moved")
+    XCTAssertEqual(center.app("a").delivered.count, 0)
+    XCTAssertEqual(try center.advanceClock(seconds: 99 * 60).fired.count, 99)
+  }
+}

@@ -51,6 +51,7 @@ enum Stats: Method {
         "maxCategoriesPerApp": .int(center.configuration.maxCategoriesPerApp),
         "maxActionsPerCategory": .int(center.configuration.maxActionsPerCategory),
         "eventHistoryPerApp": .int(center.configuration.eventHistoryPerApp),
+        "maxFiringsPerAdvance": .int(center.configuration.maxFiringsPerAdvance),
       ]),
     ])
   }
