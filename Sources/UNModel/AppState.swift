@@ -5,7 +5,11 @@ public enum AuthorizationStatus: String, Sendable, CaseIterable {
 
 /// Everything one app owns (SPEC §5): categories, pending and delivered notifications,
 /// badge, authorization, foreground state and the responses waiting for a connection.
-public struct AppState: Sendable {
+///
+/// A class: the center looks an app up several times per call, and a struct this size
+/// would be copied (every reference retained and released) at each lookup.  Like the
+/// center, it belongs to the loop thread and is not `Sendable`.
+public final class AppState {
   public let appId: String
   public var categories: [Category] = []
   public var pending = PendingSchedule()

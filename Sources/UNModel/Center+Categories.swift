@@ -16,7 +16,8 @@ extension Center {
   /// a registered identifier equal but for case, else within edit distance 2.
   func unknownCategoryWarning(_ identifier: String, registered: [Category]) -> String? {
     guard !identifier.isEmpty, !registered.contains(where: { $0.identifier == identifier }) else { return nil }
-    let base = "category '\(identifier)' is not registered"
+    let base = "category '" + identifier + "' is not registered"
+    guard !registered.isEmpty else { return base }
     let lower = identifier.lowercased()
     if let exact = registered.first(where: { $0.identifier.lowercased() == lower }) {
       return base + "; did you mean '\(exact.identifier)'?"

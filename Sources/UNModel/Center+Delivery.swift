@@ -95,8 +95,8 @@ extension Center {
   /// kept in the delivered list unless every connection declined both `list` and `banner`.
   @discardableResult
   func deliver(app appId: String, _ request: NotificationRequest, date: Instant, late: Bool) -> Bool {
-    // Scalars only: a held copy of the app's state would make its storage copy itself.
-    let authorization = apps[appId]?.authorization ?? configuration.initialAuthorization
+    let existing = apps[appId]
+    let authorization = existing?.authorization ?? configuration.initialAuthorization
     if authorization == .denied || authorization == .notDetermined {
       emit(
         .dropped, app: appId,
@@ -106,7 +106,7 @@ extension Center {
     deliverySequence += 1
     changes.global()
     changes.delivered(appId, request.identifier)
-    let category = apps[appId]?.category(request.content.categoryIdentifier)
+    let category = existing?.category(request.content.categoryIdentifier)
     let notification = DeliveredNotification(
       date: date, request: request, category: category, sequence: deliverySequence, late: late)
     var keep = true

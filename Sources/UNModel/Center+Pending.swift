@@ -31,13 +31,12 @@ extension Center {
     }
     try request.content.validate()
     let now = clock.now
-    // Only scalars are read here: holding a copy of the app's state while mutating it
-    // would make the schedule copy itself (copy-on-write).
-    let authorization = apps[appId]?.authorization ?? configuration.initialAuthorization
-    let isReplacement = apps[appId]?.pending.contains(request.identifier) ?? false
-    let pendingCount = apps[appId]?.pending.count ?? 0
+    let existing = apps[appId]
+    let authorization = existing?.authorization ?? configuration.initialAuthorization
+    let isReplacement = existing?.pending.contains(request.identifier) ?? false
+    let pendingCount = existing?.pending.count ?? 0
     var warnings: [String] = []
-    if let w = unknownCategoryWarning(request.content.categoryIdentifier, registered: apps[appId]?.categories ?? []) {
+    if let w = unknownCategoryWarning(request.content.categoryIdentifier, registered: existing?.categories ?? []) {
       warnings.append(w)
     }
     var result = ScheduleResult(
@@ -83,7 +82,7 @@ extension Center {
       addedSequence: additionSequence)
     let dropped = withApp(appId) { app in
       app.pending.upsert(entry)
-      return configuration.iosLimits ? Self.dropLeastRecentlyAdded(&app, keeping: configuration.effectivePendingLimit) : []
+      return configuration.iosLimits ? Self.dropLeastRecentlyAdded(app, keeping: configuration.effectivePendingLimit) : []
     }
     emit(
       isReplacement ? .replaced : .scheduled, app: appId,
@@ -97,7 +96,7 @@ extension Center {
   }
 
   /// `--ios-limits`: keeps the most recently added requests (observed iOS 18/26 behaviour).
-  static func dropLeastRecentlyAdded(_ app: inout AppState, keeping limit: Int) -> [String] {
+  static func dropLeastRecentlyAdded(_ app: AppState, keeping limit: Int) -> [String] {
     var dropped: [String] = []
     while app.pending.count > limit {
       guard let oldest = app.pending.unordered.min(by: { $0.addedSequence < $1.addedSequence }) else { break }

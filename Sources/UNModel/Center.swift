@@ -78,12 +78,16 @@ public final class Center {
   }
 
   /// The app's state, created on first use with the configured initial authorization.
-  func withApp<R, E: Error>(_ appId: String, _ body: (inout AppState) throws(E) -> R) throws(E) -> R {
-    if apps[appId] == nil {
-      apps[appId] = AppState(appId: appId, authorization: configuration.initialAuthorization)
+  func withApp<R, E: Error>(_ appId: String, _ body: (AppState) throws(E) -> R) throws(E) -> R {
+    let app: AppState
+    if let existing = apps[appId] {
+      app = existing
+    } else {
+      app = AppState(appId: appId, authorization: configuration.initialAuthorization)
+      apps[appId] = app
     }
     changes.app(appId)
-    return try body(&apps[appId]!)
+    return try body(app)
   }
 
   /// Read-only view of an app (a fresh default when it has never been used).

@@ -37,26 +37,26 @@ final class Persistence {
       do {
         switch row.table {
         case Table.app:
-          var a = app(row.app)
-          try StateCodec.decodeApp(row.app, value, into: &a)
+          let a = app(row.app)
+          try StateCodec.decodeApp(row.app, value, into: a)
           snapshot.apps[row.app] = a
         case Table.categories:
-          var a = app(row.app)
+          let a = app(row.app)
           var list: [Category] = []
           for c in value.arrayValue ?? [] { list.append(try StateCodec.decodeCategory(c)) }
           a.categories = list
           snapshot.apps[row.app] = a
         case Table.pending:
-          var a = app(row.app)
+          let a = app(row.app)
           a.pending.upsert(try StateCodec.decodePending(value))
           snapshot.apps[row.app] = a
         case Table.delivered:
-          var a = app(row.app)
+          let a = app(row.app)
           let n = try StateCodec.decodeDelivered(value)
           a.delivered[n.identifier] = n
           snapshot.apps[row.app] = a
         case Table.queued:
-          var a = app(row.app)
+          let a = app(row.app)
           a.queuedResponses = try StateCodec.decodeQueued(value)
           snapshot.apps[row.app] = a
         case Table.globals:

@@ -40,7 +40,7 @@ extension StateCodec {
     }
   }
 
-  static func decodeApp(_ appId: String, _ v: JSONValue, into app: inout AppState) throws(Corrupt) {
+  static func decodeApp(_ appId: String, _ v: JSONValue, into app: AppState) throws(Corrupt) {
     guard let status = v["authorization"]?.stringValue.flatMap(AuthorizationStatus.init(rawValue:)) else {
       throw Corrupt(description: "app '\(appId)': no authorization status")
     }
