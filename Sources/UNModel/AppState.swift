@@ -13,7 +13,7 @@ public final class AppState {
   public let appId: String
   public var categories: [Category] = []
   public var pending = PendingSchedule()
-  public var delivered: [String: DeliveredNotification] = [:]
+  public var delivered = ShardedMap<DeliveredNotification>()
   public var badge = 0
   public var authorization: AuthorizationStatus
   /// The app's own wish to be in the foreground; it is in the foreground only while an

@@ -26,12 +26,12 @@ public struct PendingSchedule: Sendable {
   /// when it holds the single reference.
   final class Storage: @unchecked Sendable {
     var heap: [Node] = []
-    var byIdentifier: [String: Node] = [:]
+    var byIdentifier = ShardedMap<Node>()
 
     func copy() -> Storage {
       let s = Storage()
       s.heap = heap.map { Node($0.entry, index: $0.index) }
-      s.byIdentifier = Dictionary(uniqueKeysWithValues: s.heap.map { ($0.entry.identifier, $0) })
+      for node in s.heap { s.byIdentifier[node.entry.identifier] = node }
       return s
     }
   }
@@ -41,7 +41,7 @@ public struct PendingSchedule: Sendable {
     get { storage.heap }
     _modify { yield &storage.heap }
   }
-  private var byIdentifier: [String: Node] {
+  private var byIdentifier: ShardedMap<Node> {
     get { storage.byIdentifier }
     _modify { yield &storage.byIdentifier }
   }
