@@ -30,7 +30,10 @@ for h in "${HARNESSES[@]}"; do
   cp Fuzz/corpus/"$h"/* "$corpus"/ 2>/dev/null || true
   log=$WORK/$h.log
   echo "== $h: ${SECONDS_EACH}s on $(ls "$corpus" | wc -l) seeds"
+  # FUZZ_SEED fixes libFuzzer's random seed (CI uses one, so a run explores the same
+  # inputs as the last local run of the same binary and corpus).
   .build/fuzz/"$h" -max_total_time="$SECONDS_EACH" -rss_limit_mb=2048 -timeout=20 -print_final_stats=1 \
+    ${FUZZ_SEED:+-seed=$FUZZ_SEED} \
     -artifact_prefix="$artifacts" "$corpus" >"$log" 2>&1
   rc=$?
   status=ok
