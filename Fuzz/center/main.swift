@@ -147,8 +147,13 @@ private func checkInvariants(_ center: Center, _ clock: ManualClock, afterAdvanc
     if let expanded = app.expanded, app.delivered[expanded] == nil {
       fail("op \(op): app \(appId) has expanded '\(expanded)' which is not delivered")
     }
-    for (key, n) in app.delivered where key != n.identifier {
-      fail("op \(op): delivered key \(key) holds \(n.identifier)")
+    for key in app.delivered.keys {
+      if let n = app.delivered[key], key != n.identifier {
+        fail("op \(op): delivered key \(key) holds \(n.identifier)")
+      }
+    }
+    if app.delivered.keys.count != app.delivered.count {
+      fail("op \(op): delivered count \(app.delivered.count) but \(app.delivered.keys.count) keys")
     }
   }
   if afterAdvance, let next = center.agenda.nextDate, next <= now {

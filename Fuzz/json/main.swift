@@ -90,10 +90,10 @@ private func difference(_ ours: JSONValue, _ theirs: Any, path: String) -> Strin
     // Foundation's conversion to Double is not always correctly rounded: a few ULPs apart
     // is the same number (ours is Swift's correctly rounded Double(String)).
     if abs(d - other) <= 4 * max(d.ulp, other.ulp) { return nil }
-    // Foundation reads long numbers through Decimal (38 digits) and its Double is not
-    // always the nearest one: beyond 17 significant digits, or for subnormals, only a
-    // close value is required.
-    if significantDigits(text) > 17 || (d != 0 && abs(d) < Double.leastNormalMagnitude) {
+    // Foundation reads long numbers through Decimal and its Double is not always the
+    // nearest one (`0.23456789012345687` comes back as `0.234567890123457`): beyond 15
+    // significant digits, or for subnormals, only a close value is required.
+    if significantDigits(text) > 15 || (d != 0 && abs(d) < Double.leastNormalMagnitude) {
       if abs(d - other) <= 1e-9 * max(abs(d), abs(other)) || abs(d - other) < 1e-300 { return nil }
     }
     return "\(path): number \(text) = \(d) vs \(other)"

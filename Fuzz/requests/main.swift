@@ -50,6 +50,15 @@ private func check(_ answer: Dispatcher.Answer?, for entry: Incoming.Entry) {
   case .deferred(let i, _):
     id = i
     RPCEncoder.appendResult(id: i, result: .object(["event": .null]), to: &out)
+  case .encoded(let i, let bytes):
+    id = i
+    // A result written straight into bytes must itself be one valid JSON text.
+    do {
+      _ = try JSONParser.parse(bytes)
+    } catch {
+      fail("encoded result is not JSON: \(error)")
+    }
+    RPCEncoder.appendResult(id: i, encodedResult: bytes, to: &out)
   }
   if id != expected { fail("answer id \(id) for entry with id \(String(describing: expected))") }
   if case .request(let r) = entry, r.id == nil { fail("a notification was answered") }
