@@ -50,15 +50,9 @@ public struct Framer: Sendable {
     var position = 0
     if framing == nil {
       while position < bytes.count, Framer.isWhitespace(bytes[position]) { position += 1 }
-      guard position < bytes.count else { return }
-      let first = bytes[position] | 0x20
-      if first >= UInt8(ascii: "a"), first <= UInt8(ascii: "z") {
-        framing = .contentLength
-        state = .headers(length: nil, headerBytes: 0, sawHeader: false)
-      } else {
-        framing = .newlineDelimited
-        state = .line
-      }
+      guard let detected = Framer.detectFraming(UnsafeRawBufferPointer(rebasing: chunk[position...])) else { return }
+      framing = detected
+      state = detected == .contentLength ? .headers(length: nil, headerBytes: 0, sawHeader: false) : .line
     }
     if framing == .newlineDelimited {
       feedLines(bytes, from: position, onEvent)
