@@ -21,9 +21,17 @@ public struct Instant: Hashable, Comparable, Sendable, CustomStringConvertible {
 }
 
 extension Instant {
-  /// `2026-11-29T18:00:05.000Z`: RFC 3339, UTC, always with milliseconds.  Written
-  /// digit by digit into a fixed buffer: dates are in every response.
+  /// `2026-11-29T18:00:05.000Z`: RFC 3339, UTC, always with milliseconds.
   public var rfc3339: String {
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(24)
+    appendRFC3339(to: &bytes)
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// Appends the RFC 3339 text to `out`, digit by digit: dates are in most responses,
+  /// and writing them straight into the output avoids building a string each time.
+  public func appendRFC3339(to out: inout [UInt8]) {
     var days = milliseconds / 86_400_000
     var rem = milliseconds % 86_400_000
     if rem < 0 {
@@ -31,8 +39,14 @@ extension Instant {
       days -= 1
     }
     let (y, m, d) = CivilDate.fromDays(days)
-    guard (0...9999).contains(y) else { return Self.wideYear(y, m, d, rem) }
-    return String(unsafeUninitializedCapacity: 24) { buffer in
+    guard (0...9999).contains(y) else {
+      out.append(contentsOf: Self.wideYear(y, m, d, rem).utf8)
+      return
+    }
+    let start = out.count
+    out.append(contentsOf: repeatElement(0, count: 24))
+    out.withUnsafeMutableBufferPointer { whole in
+      let buffer = UnsafeMutableBufferPointer(rebasing: whole[start...])
       func put(_ value: Int64, _ width: Int, at offset: Int) {
         var v = value
         for k in stride(from: offset + width - 1, through: offset, by: -1) {
@@ -54,7 +68,6 @@ extension Instant {
       buffer[19] = 46
       put(rem % 1000, 3, at: 20)
       buffer[23] = 90
-      return 24
     }
   }
 

@@ -11,8 +11,19 @@ enum WireBytes {
 
   static func date(_ i: Instant, _ o: inout [UInt8]) {
     o.append(UInt8(ascii: "\""))
-    JSONWriter.appendRaw(i.rfc3339, to: &o)
+    i.appendRFC3339(to: &o)
     o.append(UInt8(ascii: "\""))
+  }
+
+  /// `,"name":"value"`, with the common empty value written as one constant.
+  @inline(__always)
+  static func field(_ k: StaticString, empty: StaticString, _ value: String, _ o: inout [UInt8]) {
+    if value.isEmpty {
+      key(empty, &o)
+    } else {
+      key(k, &o)
+      string(value, &o)
+    }
   }
 
   static func number(_ v: JSONValue, _ o: inout [UInt8]) { JSONWriter.append(v, to: &o) }
@@ -40,8 +51,7 @@ enum WireBytes {
   static func content(_ c: Content, _ o: inout [UInt8]) {
     key(#"{"title":"#, &o)
     string(c.title, &o)
-    key(#","subtitle":"#, &o)
-    string(c.subtitle, &o)
+    field(#","subtitle":"#, empty: #","subtitle":"""#, c.subtitle, &o)
     key(#","body":"#, &o)
     string(c.body, &o)
     if let b = c.badge {
@@ -62,20 +72,22 @@ enum WireBytes {
     string(c.categoryIdentifier, &o)
     key(#","threadIdentifier":"#, &o)
     string(c.threadIdentifier, &o)
-    key(#","summaryArgument":"#, &o)
-    string(c.summaryArgument, &o)
+    field(#","summaryArgument":"#, empty: #","summaryArgument":"""#, c.summaryArgument, &o)
     key(#","summaryArgumentCount":"#, &o)
     integer(c.summaryArgumentCount, &o)
     if let t = c.targetContentIdentifier {
       key(#","targetContentIdentifier":"#, &o)
       string(t, &o)
     }
-    key(#","interruptionLevel":"#, &o)
-    string(c.interruptionLevel.rawValue, &o)
+    if c.interruptionLevel == .active {
+      key(#","interruptionLevel":"active""#, &o)
+    } else {
+      key(#","interruptionLevel":"#, &o)
+      string(c.interruptionLevel.rawValue, &o)
+    }
     key(#","relevanceScore":"#, &o)
     if c.relevanceScore == 0 { o.append(UInt8(ascii: "0")) } else { number(.double(c.relevanceScore), &o) }
-    key(#","launchImageName":"#, &o)
-    string(c.launchImageName, &o)
+    field(#","launchImageName":"#, empty: #","launchImageName":"""#, c.launchImageName, &o)
     if let f = c.filterCriteria {
       key(#","filterCriteria":"#, &o)
       string(f, &o)
