@@ -65,10 +65,8 @@ final class WireBytesTests: XCTestCase {
     guard case .encoded(_, let bytes)? = d.handle(.request(Request(id: .number("1"), method: "scheduleLocal", params: params)), from: client)
     else { return XCTFail("scheduleLocal should answer with bytes") }
     let value = try JSONParser.parse(bytes)
-    let expected = ScheduleLocal.resultValue(
-      ScheduleResult(
-        identifier: "x", scheduled: true, replaced: false,
-        nextTriggerDate: Instant(rfc3339: "2026-01-01T08:00:05Z"), warnings: ["category 'Nope' is not registered"]))
+    let expected = try JSONParser.parse(
+      #"{"identifier":"x","scheduled":true,"replaced":false,"nextTriggerDate":"2026-01-01T08:00:05.000Z","warnings":["category 'Nope' is not registered"]}"#)
     XCTAssertEqual(value, expected)
     guard case .encoded(_, let ping)? = d.handle(.request(Request(id: .number("2"), method: "ping", params: nil)), from: client)
     else { return XCTFail("ping should answer with bytes") }

@@ -28,15 +28,4 @@ enum ScheduleLocal: Method {
     WireBytes.key("]}", &o)
     return call.answer(encoded: o)
   }
-
-  /// The same result as a tree (kept for the byte-identity test of the fast path).
-  static func resultValue(_ r: ScheduleResult) -> JSONValue {
-    .object([
-      "identifier": .string(r.identifier),
-      "scheduled": .bool(r.scheduled),
-      "replaced": .bool(r.replaced),
-      "nextTriggerDate": r.nextTriggerDate.map(ModelEncoding.date) ?? .null,
-      "warnings": .array(r.warnings.map { .string($0) }),
-    ])
-  }
 }
