@@ -8,6 +8,8 @@
 // `scheduleLocal` then `advanceClock` sequences keep their state.  A message may start
 // with "@N " to send it from connection N (0...3).  Checked for every entry:
 // - a request with an id gets exactly one answer with that id; a notification none;
+// - a message the scheduleLocal fast path decodes is decoded identically by the
+//   general path (RPCDecoder, then the method's own param reading);
 // - an answer and every callback of the effects encode to JSON that parses back and has
 //   no raw newline byte.
 import JSONRPC
@@ -85,6 +87,15 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
       message = message.dropFirst(3)
     }
     let incoming = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(input)[message.startIndex..<message.endIndex])
+    // The scheduleLocal fast path accepts only what the general path decodes the same way
+    // (at the daemon's depth limit and at a small one, to reach the nesting checks).
+    for depth in [configuration.maxNestingDepth, 5] {
+      if let fast = ScheduleLocalFastPath.decode(incoming, maxDepth: depth),
+        fast != ScheduleLocalFastPath.reference(incoming, maxDepth: depth)
+      {
+        fail("fast path decoded \(fast), the general path \(String(describing: ScheduleLocalFastPath.reference(incoming, maxDepth: depth)))")
+      }
+    }
     let entries: [Incoming.Entry]
     switch RPCDecoder.decode(incoming, maxDepth: configuration.maxNestingDepth) {
     case .single(let e): entries = [e]

@@ -150,7 +150,7 @@ extension JSONReader {
 
   /// Checks the multi-byte UTF-8 sequence under the cursor against RFC 3629's table of
   /// well-formed sequences and steps over it.
-  private mutating func skipUTF8Sequence() throws(JSONParseError) {
+  mutating func skipUTF8Sequence() throws(JSONParseError) {
     let lead = base[index]
     var low: UInt8 = 0x80
     var high: UInt8 = 0xBF
@@ -177,6 +177,12 @@ extension JSONReader {
   /// Reads a number, checking RFC 8259's grammar, and keeps its exact text.
   mutating func readNumber() throws(JSONParseError) -> JSONValue {
     let start = index
+    try scanNumber()
+    return .number(String(decoding: UnsafeBufferPointer(start: base + start, count: index - start), as: UTF8.self))
+  }
+
+  /// Steps over a number under the cursor, checking RFC 8259's grammar.
+  mutating func scanNumber() throws(JSONParseError) {
     if base[index] == UInt8(ascii: "-") { index += 1 }
     guard index < count else { throw unexpectedEnd() }
     let first = base[index]
@@ -197,7 +203,6 @@ extension JSONReader {
       if index < count, base[index] == UInt8(ascii: "+") || base[index] == UInt8(ascii: "-") { index += 1 }
       try requireDigits()
     }
-    return .number(String(decoding: UnsafeBufferPointer(start: base + start, count: index - start), as: UTF8.self))
   }
 
   private mutating func skipDigits() {

@@ -41,6 +41,15 @@ struct JSONReader {
     if count >= 3, base[0] == 0xEF, base[1] == 0xBB, base[2] == 0xBF {
       throw JSONParseError(offset: 0, reason: "byte order mark at byte 0 (a UTF-8 BOM is not allowed)")
     }
+    let value = try parseValue()
+    skipWhitespace()
+    guard index == count else { throw unexpected() }
+    return value
+  }
+
+  /// Parses one value starting at the cursor (after optional whitespace) and leaves the
+  /// cursor just after it.  `maxDepth` counts from this value.
+  mutating func parseValue() throws(JSONParseError) -> JSONValue {
     var stack: [Container] = []
     var value: JSONValue
     nextValue: while true {
@@ -83,11 +92,7 @@ struct JSONReader {
       // `value` is complete: hand it to the innermost container, closing containers
       // for as long as their closing brackets follow.
       while true {
-        guard !stack.isEmpty else {
-          skipWhitespace()
-          guard index == count else { throw unexpected() }
-          return value
-        }
+        guard !stack.isEmpty else { return value }
         let top = stack.count - 1
         let isObject = stack[top].isObject
         if isObject {
@@ -142,7 +147,7 @@ struct JSONReader {
     }
   }
 
-  private mutating func readLiteral(_ word: StaticString) throws(JSONParseError) {
+  mutating func readLiteral(_ word: StaticString) throws(JSONParseError) {
     let letters = word.utf8Start
     for k in 0..<word.utf8CodeUnitCount {
       guard index < count else { throw unexpectedEnd() }

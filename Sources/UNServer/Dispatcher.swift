@@ -46,6 +46,22 @@ final class Dispatcher {
     }
   }
 
+  /// A `scheduleLocal` the fast path decoded: run as `ScheduleLocal.handle` would.
+  func handle(_ fast: ScheduleLocalFastPath, from client: ClientState) -> Answer? {
+    metrics.requests += 1
+    let call = Call(
+      params: nil, client: client, center: center, configuration: configuration, metrics: metrics,
+      deferral: Deferral())
+    let outcome = Result { () throws(RPCError) -> [UInt8] in
+      try ScheduleLocal.run(call, app: try call.app(named: fast.app), fast.request)
+    }
+    guard let id = fast.id else { return nil }
+    switch outcome {
+    case .success(let bytes): return .encoded(id, bytes)
+    case .failure(let error): return .error(id, error)
+    }
+  }
+
   private func run(_ request: Request, from client: ClientState, deferral: Deferral) -> Result<JSONValue, RPCError> {
     guard let method = MethodTable.byName[request.method] else {
       return .failure(.methodNotFound(request.method))

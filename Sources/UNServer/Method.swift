@@ -51,7 +51,12 @@ struct Call {
   /// The app a call is about: its `app` param, else the app this connection's hello named.
   /// The caller must be allowed to touch it (SPEC §9).
   func app(_ p: Params) throws(RPCError) -> String {
-    if let app = try p.string("app") {
+    try app(named: p.string("app"))
+  }
+
+  /// The app named by an `app` param already read (nil when absent or null).
+  func app(named name: String?) throws(RPCError) -> String {
+    if let app = name {
       guard !app.isEmpty else { throw RPCError.invalidParams(field: "app", "must be a non-empty string") }
       try authorize(app)
       return app

@@ -93,6 +93,12 @@ extension Server {
   }
 
   private func handleMessage(_ message: UnsafeRawBufferPointer, from client: ClientConnection) {
+    if let fast = ScheduleLocalFastPath.decode(message, maxDepth: configuration.maxNestingDepth) {
+      let answer = dispatcher.handle(fast, from: client.state)
+      routeEffects()
+      if let answer { queueAnswer(answer, to: client) }
+      return
+    }
     switch RPCDecoder.decode(message, maxDepth: configuration.maxNestingDepth) {
     case .single(let entry):
       let answer = dispatcher.handle(entry, from: client.state)

@@ -6,12 +6,24 @@ enum ScheduleLocal: Method {
   static let name = "scheduleLocal"
 
   static func handle(_ call: Call) throws(RPCError) -> JSONValue {
-    let p = try call.params(allowed: ["app", "identifier", "content", "trigger"])
+    let p = try call.params(allowed: fields)
     let app = try call.app(p)
+    return call.answer(encoded: try run(call, app: app, request(from: p)))
+  }
+
+  static let fields = ["app", "identifier", "content", "trigger"]
+
+  /// The request the params describe (everything but the app).
+  static func request(from p: Params) throws(RPCError) -> NotificationRequest {
     let identifier = try p.requiredString("identifier")
     let content = try ModelDecoding.content(p.value("content"))
     let trigger = try ModelDecoding.trigger(p.value("trigger"))
-    let request = NotificationRequest(identifier: identifier, content: content, trigger: trigger)
+    return NotificationRequest(identifier: identifier, content: content, trigger: trigger)
+  }
+
+  /// Schedules a decoded request for an app the caller may use; the result as JSON bytes.
+  /// Shared by `handle` and the fast path (`ScheduleLocalFastPath`).
+  static func run(_ call: Call, app: String, _ request: NotificationRequest) throws(RPCError) -> [UInt8] {
     let r = try call.model { () throws(UNError) in try call.center.schedule(app: app, request) }
     var o: [UInt8] = []
     o.reserveCapacity(160)
@@ -26,6 +38,6 @@ enum ScheduleLocal: Method {
       WireBytes.string(w, &o)
     }
     WireBytes.key("]}", &o)
-    return call.answer(encoded: o)
+    return o
   }
 }

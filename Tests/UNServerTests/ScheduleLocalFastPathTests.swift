@@ -1,0 +1,119 @@
+import JSONRPC
+import UNModel
+import XCTest
+
+@testable import UNServer
+
+/// The scheduleLocal fast path must decode exactly what the general path decodes, and
+/// leave everything else to it.
+final class ScheduleLocalFastPathTests: XCTestCase {
+  private let typical =
+    #"{"jsonrpc":"2.0","id":7,"method":"scheduleLocal","params":{"app":"com.bench","identifier":"r-1-2-3","#
+    + #""content":{"title":"Standup","body":"Daily standup in 5 minutes, room 4","categoryIdentifier":"reminder","#
+    + #""threadIdentifier":"team","userInfo":{"seq":3}},"trigger":{"type":"timeInterval","timeInterval":86400,"#
+    + #""repeats":false}}}"#
+
+  private func fast(_ text: String, maxDepth: Int = 512) -> ScheduleLocalFastPath? {
+    Array(text.utf8).withUnsafeBytes { ScheduleLocalFastPath.decode($0, maxDepth: maxDepth) }
+  }
+
+  private func reference(_ text: String, maxDepth: Int = 512) -> ScheduleLocalFastPath? {
+    Array(text.utf8).withUnsafeBytes { ScheduleLocalFastPath.reference($0, maxDepth: maxDepth) }
+  }
+
+  /// Decoded by the fast path, and identical to the general path's reading.
+  private func assertFast(_ text: String, maxDepth: Int = 512, file: StaticString = #filePath, line: UInt = #line) {
+    guard let f = fast(text, maxDepth: maxDepth) else {
+      return XCTFail("fast path declined: \(text)", file: file, line: line)
+    }
+    XCTAssertEqual(f, reference(text, maxDepth: maxDepth), text, file: file, line: line)
+  }
+
+  /// Left to the general path.
+  private func assertDeclined(_ text: String, maxDepth: Int = 512, file: StaticString = #filePath, line: UInt = #line) {
+    XCTAssertNil(fast(text, maxDepth: maxDepth), text, file: file, line: line)
+  }
+
+  func testTypicalRequestDecodesToTheSameValues() throws {
+    assertFast(typical)
+    let f = try XCTUnwrap(fast(typical))
+    XCTAssertEqual(f.id, .number("7"))
+    XCTAssertEqual(f.app, "com.bench")
+    XCTAssertEqual(f.request.identifier, "r-1-2-3")
+    XCTAssertEqual(f.request.content.body, "Daily standup in 5 minutes, room 4")
+    XCTAssertEqual(String(decoding: f.request.content.userInfo.bytes, as: UTF8.self), #"{"seq":3}"#)
+    XCTAssertEqual(f.request.trigger, .timeInterval(try TimeIntervalTrigger(seconds: 86400, repeats: false)))
+  }
+
+  func testShapesTheFastPathTakes() {
+    let envelope = { (params: String) in #"{"jsonrpc":"2.0","id":"a\"b","method":"scheduleLocal","params":"# + params + "}" }
+    // Whitespace everywhere, escapes in values, ids of each kind, notifications.
+    assertFast(" { \"jsonrpc\" : \"2.0\" , \"method\" : \"scheduleLocal\" , \"params\" : { \"identifier\" : \"x\" , \"content\" : { } } , \"id\" : null } \n")
+    assertFast(#"{"method":"scheduleLocal","jsonrpc":"2.0","params":{"identifier":"x","content":{}}}"#)
+    assertFast(#"{"jsonrpc":"2.0","id":-1.5e3,"method":"scheduleLocal","params":{"identifier":"x","content":{}}}"#)
+    assertFast(envelope(#"{"identifier":"\u00e9t\u00e9 \ud83d\ude00","content":{"title":"a\nb","body":"é"},"trigger":null}"#))
+    // Every content field, nulls as absent, numbers in other spellings.
+    assertFast(
+      envelope(
+        #"{"app":null,"identifier":"x","content":{"title":null,"subtitle":"s","body":"b","badge":3.0,"sound":"default","#
+          + #""userInfo":{"a":[1,{"b":null}],"c":"\u0041","d":true},"categoryIdentifier":"c","threadIdentifier":"t","#
+          + #""summaryArgument":"x","summaryArgumentCount":2e0,"targetContentIdentifier":"t","#
+          + #""interruptionLevel":"timeSensitive","relevanceScore":0.25,"launchImageName":"l","filterCriteria":"f"},"#
+          + #""trigger":{"repeats":true,"timeInterval":60.0,"type":"timeInterval"}}"#))
+    assertFast(envelope(#"{"identifier":"x","content":{"sound":"ping.caf","userInfo":{ "seq" : 1 }}}"#))
+    assertFast(envelope(#"{"identifier":"x","content":{"userInfo":{"k":"\/","deep":[[[[1]]]]}}}"#))
+    assertFast(envelope(#"{"identifier":"x","content":{"badge":-1,"relevanceScore":7}}"#))  // the model refuses these
+    assertFast(envelope(#"{"identifier":"x","content":{},"trigger":{"type":"timeInterval","timeInterval":86400.000000000000001}}"#))
+  }
+
+  func testEverythingElseIsLeftToTheGeneralPath() {
+    let envelope = { (params: String) in #"{"jsonrpc":"2.0","id":1,"method":"scheduleLocal","params":"# + params + "}" }
+    for text in [
+      "", "null", "[]", "\u{FEFF}" + typical, "\u{EF}", typical + "x", typical + "{}", String(typical.dropLast()),
+      #"[{"jsonrpc":"2.0","id":1,"method":"scheduleLocal","params":{"identifier":"x","content":{}}}]"#,
+      #"{"jsonrpc":"2.0","id":1,"method":"ping"}"#,
+      #"{"jsonrpc":"2.0","id":1,"params":{"identifier":"x","content":{}},"method":"scheduleLocal"}"#,
+      #"{"jsonrpc":"2.0","jsonrpc":"2.0","id":1,"method":"scheduleLocal","params":{"identifier":"x","content":{}}}"#,
+      #"{"jsonrpc":"2.0","id":1,"id":2,"method":"scheduleLocal","params":{"identifier":"x","content":{}}}"#,
+      #"{"jsonrpc":"2.0","id":1,"method":"scheduleLocal","params":{"identifier":"x","content":{}},"extra":1}"#,
+      #"{"jsonrpc":"1.0","id":1,"method":"scheduleLocal","params":{"identifier":"x","content":{}}}"#,
+      #"{"jsonrpc":"2.0","id":[1],"method":"scheduleLocal","params":{"identifier":"x","content":{}}}"#,
+      #"{"jsonrpc":"2.0","id":01,"method":"scheduleLocal","params":{"identifier":"x","content":{}}}"#,
+      #"{"jsonrpc":"2.0","id":1,"method":"schedule\u004cocal","params":{"identifier":"x","content":{}}}"#,
+      #"{"jsonrpc":"2.0","id":1,"method":"scheduleLocal"}"#,
+      envelope("[]"), envelope(#"{"identifier":"","content":{}}"#), envelope(#"{"identifier":"x"}"#),
+      envelope(#"{"content":{}}"#), envelope(#"{"identifier":null,"content":{}}"#),
+      envelope(#"{"identifier":"x","content":null}"#), envelope(#"{"identifier":"x","identifier":"y","content":{}}"#),
+      envelope(#"{"identifier":"x","content":{},"extra":1}"#), envelope(#"{"identifier":"x","content":{"titel":"a"}}"#),
+      envelope(#"{"identifier":"x","content":{"title":"a","title":"b"}}"#),
+      envelope(#"{"identifier":"x","content":{"title":1}}"#), envelope(#"{"identifier":"x","content":{"badge":1.5}}"#),
+      envelope(#"{"identifier":"x","content":{"badge":"1"}}"#), envelope(#"{"identifier":"x","content":{"userInfo":[]}}"#),
+      envelope(#"{"identifier":"x","content":{"userInfo":{"a":1,}}}"#),
+      envelope(#"{"identifier":"x","content":{"userInfo":{"a":"\ud800"}}}"#),
+      envelope(#"{"identifier":"x","content":{"interruptionLevel":"loud"}}"#),
+      envelope(#"{"identifier":"x","content":{"relevanceScore":1e999}}"#),
+      envelope(#"{"identifier":"x","content":{"title":"\u0000\u001"}}"#),
+      envelope("{\"identifier\":\"x\",\"content\":{\"title\":\"a\u{01}b\"}}"),
+      envelope(#"{"identifier":"x","content":{},"trigger":{"type":"calendar","dateMatching":{"hour":8}}}"#),
+      envelope(#"{"identifier":"x","content":{},"trigger":{"type":"timeInterval","timeInterval":0}}"#),
+      envelope(#"{"identifier":"x","content":{},"trigger":{"type":"timeInterval","timeInterval":30,"repeats":true}}"#),
+      envelope(#"{"identifier":"x","content":{},"trigger":{"type":"timeInterval"}}"#),
+      envelope(#"{"identifier":"x","content":{},"trigger":{"timeInterval":5}}"#),
+      envelope(#"{"identifier":"x","content":{},"trigger":{"type":"timeInterval","timeInterval":5,"repeats":1}}"#),
+      envelope(#"{"identifier":"x","content":{},"trigger":5}"#),
+      envelope(#"{"\u0069dentifier":"x","content":{}}"#),
+    ] {
+      assertDeclined(text)
+      if let f = fast(text) { XCTAssertEqual(f, reference(text)) }
+    }
+  }
+
+  func testNestingLimitIsThatOfTheParser() {
+    let text = #"{"jsonrpc":"2.0","id":1,"method":"scheduleLocal","params":{"identifier":"x","content":{"userInfo":{"a":[{}]}}}}"#
+    // Six containers deep: the parser accepts it with a limit of 6, not 5.
+    assertFast(text, maxDepth: 6)
+    XCTAssertNil(reference(text, maxDepth: 5))
+    assertDeclined(text, maxDepth: 5)
+    assertDeclined(text, maxDepth: 3)
+  }
+}
