@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Splits a byte stream into JSON-RPC messages, whatever the chunk boundaries.
 ///
 /// A pure state machine in the SwiftNIO "need more data" style: feed it each chunk read
@@ -73,8 +79,12 @@ public struct Framer: Sendable {
   ) {
     var position = start
     while position < bytes.count {
-      var newline = position
-      while newline < bytes.count, bytes[newline] != 0x0A { newline += 1 }
+      // memchr: the C library's vectorised search, many bytes per step.
+      let base = UnsafeRawPointer(bytes.baseAddress!)
+      var newline = bytes.count
+      if let hit = memchr(base + position, 0x0A, bytes.count - position) {
+        newline = UnsafeRawPointer(hit) - base
+      }
       let found = newline < bytes.count
       if case .skipLine = state {
         guard found else { return }

@@ -6,6 +6,13 @@ import UVLoop
 extension Server {
   /// Encodes an answer in the client's framing and queues it.
   func queueAnswer(_ answer: Dispatcher.Answer, to client: ClientConnection) {
+    if (client.framing ?? .newlineDelimited) == .newlineDelimited {
+      // Encoded straight into the connection's output: a line needs no length up front.
+      Self.encode(answer, into: &client.output)
+      client.output.append(0x0A)
+      markDirty(client)
+      return
+    }
     scratch.removeAll(keepingCapacity: true)
     Self.encode(answer, into: &scratch)
     frame(to: client)
