@@ -7,7 +7,7 @@
 /// this reader only has to be right about what it accepts: exactly the texts
 /// `JSONParser` accepts, decoded to the values the tree would hold.
 public struct JSONPullReader {
-  var reader: JSONReader
+  @usableFromInline var reader: JSONReader
   let bytes: UnsafeRawBufferPointer
 
   public init(_ bytes: UnsafeRawBufferPointer) {
@@ -17,15 +17,32 @@ public struct JSONPullReader {
 
   /// An object member's name, pointing into the message (valid while it is).
   public struct Name {
-    let start: UnsafePointer<UInt8>
-    let count: Int
+    @usableFromInline let start: UnsafePointer<UInt8>
+    @usableFromInline let count: Int
+
+    @usableFromInline
+    init(start: UnsafePointer<UInt8>, count: Int) {
+      self.start = start
+      self.count = count
+    }
 
     /// Whether the name is exactly `word` (ASCII).
-    @inline(__always)
+    @inlinable @inline(__always)
     public func `is`(_ word: StaticString) -> Bool {
       guard word.utf8CodeUnitCount == count else { return false }
-      let w = word.utf8Start
-      for k in 0..<count where start[k] != w[k] { return false }
+      let a = UnsafeRawPointer(start)
+      let b = UnsafeRawPointer(word.utf8Start)
+      var k = 0
+      // Eight bytes a step: the field names are up to 23 bytes long.
+      while k + 8 <= count {
+        guard a.loadUnaligned(fromByteOffset: k, as: UInt64.self) == b.loadUnaligned(fromByteOffset: k, as: UInt64.self)
+        else { return false }
+        k += 8
+      }
+      while k < count {
+        guard a.load(fromByteOffset: k, as: UInt8.self) == b.load(fromByteOffset: k, as: UInt8.self) else { return false }
+        k += 1
+      }
       return true
     }
   }
@@ -40,6 +57,7 @@ public struct JSONPullReader {
   }
 
   /// The first byte of the next token, after whitespace; nil at the end.
+  @inlinable
   public mutating func peek() -> UInt8? {
     reader.skipWhitespace()
     return reader.index < reader.count ? reader.base[reader.index] : nil
@@ -52,6 +70,7 @@ public struct JSONPullReader {
   }
 
   /// Reads `{`.
+  @inlinable
   public mutating func beginObject() -> Bool {
     guard peek() == UInt8(ascii: "{") else { return false }
     reader.index += 1
@@ -61,6 +80,7 @@ public struct JSONPullReader {
   /// The next member's name and its colon, or the closing brace.  `first` is true right
   /// after `{` and set to false here.  Names with escapes or non-ASCII bytes are `.other`:
   /// no field the fast path knows is spelled that way.
+  @inlinable
   public mutating func nextMember(_ first: inout Bool) -> Member {
     guard let byte = peek() else { return .other }
     if byte == UInt8(ascii: "}") {
@@ -75,23 +95,26 @@ public struct JSONPullReader {
       return .other
     }
     first = false
-    reader.index += 1
-    let start = reader.index
-    while reader.index < reader.count {
-      let b = reader.base[reader.index]
+    let base = reader.base
+    let end = reader.count
+    let start = reader.index + 1
+    var i = start
+    while true {
+      guard i < end else { return .other }
+      let b = base[i]
       if b == UInt8(ascii: "\"") { break }
       if b < 0x20 || b >= 0x80 || b == UInt8(ascii: "\\") { return .other }
-      reader.index += 1
+      i += 1
     }
-    guard reader.index < reader.count else { return .other }
-    let name = Name(start: reader.base + start, count: reader.index - start)
-    reader.index += 1
+    let name = Name(start: base + start, count: i - start)
+    reader.index = i + 1
     guard peek() == UInt8(ascii: ":") else { return .other }
     reader.index += 1
     return .name(name)
   }
 
   /// Only whitespace remains.
+  @inlinable
   public mutating func atEnd() -> Bool { peek() == nil }
 
   /// A string value, decoded as the parser decodes it.
@@ -118,6 +141,7 @@ public struct JSONPullReader {
   }
 
   /// Reads `null` when it comes next; false (and nothing read) otherwise.
+  @inlinable
   public mutating func null() -> Bool {
     guard peek() == UInt8(ascii: "n") else { return false }
     return (try? reader.readLiteral("null")) != nil

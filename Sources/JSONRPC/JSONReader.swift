@@ -3,11 +3,12 @@
 ///
 /// Reading through a raw `UnsafePointer<UInt8>` with our own bounds checks keeps the hot
 /// loops free of the per-access checks that `Array` subscripts would add.
+@usableFromInline
 struct JSONReader {
-  let base: UnsafePointer<UInt8>
-  let count: Int
+  @usableFromInline let base: UnsafePointer<UInt8>
+  @usableFromInline let count: Int
   let maxDepth: Int
-  var index = 0
+  @usableFromInline var index = 0
 
   /// An array or object whose closing bracket has not been seen yet.
   private struct Container {
@@ -147,6 +148,7 @@ struct JSONReader {
     }
   }
 
+  @usableFromInline
   mutating func readLiteral(_ word: StaticString) throws(JSONParseError) {
     let letters = word.utf8Start
     for k in 0..<word.utf8CodeUnitCount {
@@ -157,7 +159,7 @@ struct JSONReader {
   }
 
   /// Skips RFC 8259 whitespace: space, tab, LF and CR only.
-  @inline(__always)
+  @inlinable @inline(__always)
   mutating func skipWhitespace() {
     while index < count {
       switch base[index] {

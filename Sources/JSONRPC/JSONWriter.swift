@@ -103,7 +103,21 @@ public struct JSONWriter: Sendable {
     var runStart = 0
     var position = 0
     let end = utf8.count
+    guard let start = utf8.baseAddress else { return }
+    let base = UnsafeRawPointer(start)
     while position < end {
+      // Eight plain bytes at a time (no quote, backslash or control character; the same
+      // word test as the reader's): most strings have nothing to escape.
+      let ones: UInt64 = 0x0101_0101_0101_0101
+      while position + 8 <= end {
+        let w = base.loadUnaligned(fromByteOffset: position, as: UInt64.self)
+        let quote = w ^ (ones &* 0x22)
+        let backslash = w ^ (ones &* 0x5C)
+        let special = ((w &- ones &* 0x20) & ~w) | ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)
+        if special & (ones &* 0x80) != 0 { break }
+        position += 8
+      }
+      guard position < end else { break }
       let byte = utf8[position]
       if byte >= 0x20, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") {
         position += 1

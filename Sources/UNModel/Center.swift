@@ -77,6 +77,13 @@ public final class Center {
     return effects
   }
 
+  /// The same, swapped into `buffer` (emptied first): the two arrays trade storage, so
+  /// taking the effects of every request allocates nothing.
+  public func takeEffects(into buffer: inout [Effect]) {
+    buffer.removeAll(keepingCapacity: true)
+    swap(&buffer, &effects)
+  }
+
   /// The app's state, created on first use with the configured initial authorization.
   func withApp<R, E: Error>(_ appId: String, _ body: (AppState) throws(E) -> R) throws(E) -> R {
     let app: AppState

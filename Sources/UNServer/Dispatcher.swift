@@ -9,6 +9,7 @@ final class Dispatcher {
   let configuration: ServerConfiguration
   let log: Log
   let metrics: Metrics
+  let dates = DateTextCache()
 
   init(center: Center, configuration: ServerConfiguration, log: Log, metrics: Metrics) {
     self.center = center
@@ -51,7 +52,7 @@ final class Dispatcher {
     metrics.requests += 1
     let call = Call(
       params: nil, client: client, center: center, configuration: configuration, metrics: metrics,
-      deferral: Deferral())
+      deferral: Deferral(), dates: dates)
     let outcome = Result { () throws(RPCError) -> [UInt8] in
       try ScheduleLocal.run(call, app: try call.app(named: fast.app), fast.request)
     }
@@ -71,7 +72,7 @@ final class Dispatcher {
     }
     let call = Call(
       params: request.params, client: client, center: center, configuration: configuration, metrics: metrics,
-      deferral: deferral)
+      deferral: deferral, dates: dates)
     do {
       return .success(try method.handle(call))
     } catch {

@@ -42,6 +42,8 @@ struct Call {
   let configuration: ServerConfiguration
   let metrics: Metrics
   let deferral: Deferral
+  /// Shared date text of the answers (`WireBytes.date(_:_:cache:)`).
+  var dates = DateTextCache()
 
   /// Reads the params object, refusing fields other than `allowed`.
   func params(allowed: [String]) throws(RPCError) -> Params {

@@ -15,6 +15,17 @@ enum WireBytes {
     o.append(UInt8(ascii: "\""))
   }
 
+  /// The same through a one-entry cache: answers written in the same millisecond (a
+  /// burst of `scheduleLocal`, every `ping`) share their date text.
+  static func date(_ i: Instant, _ o: inout [UInt8], cache: DateTextCache) {
+    if cache.instant != i {
+      cache.instant = i
+      cache.text.removeAll(keepingCapacity: true)
+      date(i, &cache.text)
+    }
+    o.append(contentsOf: cache.text)
+  }
+
   /// `,"name":"value"`, with the common empty value written as one constant.
   @inline(__always)
   static func field(_ k: StaticString, empty: StaticString, _ value: String, _ o: inout [UInt8]) {
@@ -117,4 +128,11 @@ enum WireBytes {
   }
 
   static func pending(_ p: PendingRequest, _ o: inout [UInt8]) { request(p.request, nextTriggerDate: p.nextDate, &o) }
+}
+
+/// The last date written by `WireBytes.date(_:_:cache:)`, quoted.  Owned by the
+/// dispatcher, on the loop thread.
+final class DateTextCache {
+  var instant: Instant?
+  var text: [UInt8] = []
 }

@@ -46,7 +46,15 @@ extension Server {
 
   /// Executes the center's effects: each callback is encoded into its connection's output.
   func routeEffects() {
-    for effect in center.takeEffects() {
+    // Taken into a reused array; routing may queue new effects, which the next call takes.
+    var taken = effectBuffer
+    effectBuffer = []
+    center.takeEffects(into: &taken)
+    defer {
+      taken.removeAll(keepingCapacity: true)
+      effectBuffer = taken
+    }
+    for effect in taken {
       switch effect {
       case .callback(let session, let callback):
         guard let client = clients[session], !client.closing else { continue }

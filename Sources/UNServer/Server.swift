@@ -30,6 +30,8 @@ public final class Server {
   var fatalStoreError = false
   /// Reused for encoding one message before framing it.
   var scratch: [UInt8] = []
+  /// Reused for taking the center's effects (`routeEffects`).
+  var effectBuffer: [Effect] = []
   /// The durable store, with `--state`.
   let persistence: Persistence?
   /// systemd: notifications, watchdog, inherited socket (Server+Service.swift).

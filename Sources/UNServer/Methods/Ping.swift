@@ -9,7 +9,7 @@ enum Ping: Method {
     var o: [UInt8] = []
     o.reserveCapacity(36)
     WireBytes.key(#"{"now":"#, &o)
-    WireBytes.date(call.center.clock.now, &o)
+    WireBytes.date(call.center.clock.now, &o, cache: call.dates)
     o.append(UInt8(ascii: "}"))
     return call.answer(encoded: o)
   }

@@ -31,7 +31,7 @@ enum ScheduleLocal: Method {
     WireBytes.string(r.identifier, &o)
     WireBytes.key(r.scheduled ? #","scheduled":true"# : #","scheduled":false"#, &o)
     WireBytes.key(r.replaced ? #","replaced":true,"nextTriggerDate":"# : #","replaced":false,"nextTriggerDate":"#, &o)
-    if let next = r.nextTriggerDate { WireBytes.date(next, &o) } else { WireBytes.key("null", &o) }
+    if let next = r.nextTriggerDate { WireBytes.date(next, &o, cache: call.dates) } else { WireBytes.key("null", &o) }
     WireBytes.key(#","warnings":["#, &o)
     for (i, w) in r.warnings.enumerated() {
       if i > 0 { o.append(UInt8(ascii: ",")) }
