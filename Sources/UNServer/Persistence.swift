@@ -87,7 +87,8 @@ final class Persistence {
     }
     for key in changes.pending {
       if let entry = center.apps[key.app]?.pending[key.identifier] {
-        out.append(put(Table.pending, key.app, key.identifier, StateCodec.pending(entry)))
+        out.append(
+          .put(StoredRow(table: Table.pending, app: key.app, key: key.identifier, value: StateCodec.pendingRow(entry))))
       } else {
         out.append(.delete(table: Table.pending, app: key.app, key: key.identifier))
       }

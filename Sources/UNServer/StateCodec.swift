@@ -20,13 +20,6 @@ enum StateCodec {
     return .object(m)
   }
 
-  static func pending(_ p: PendingRequest) -> JSONValue {
-    .object([
-      "request": ModelEncoding.request(p.request), "anchor": ms(p.anchor), "next": ms(p.nextDate),
-      "added": .int(Int(p.addedSequence)),
-    ])
-  }
-
   static func delivered(_ n: DeliveredNotification) -> JSONValue {
     .object([
       "request": ModelEncoding.request(n.request), "date": ms(n.date),

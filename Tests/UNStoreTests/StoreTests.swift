@@ -69,6 +69,36 @@ final class StoreTests: XCTestCase {
     }
   }
 
+  func testVersionOneDatabaseIsMigrated() throws {
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    let script = """
+      import sqlite3, sys
+      c = sqlite3.connect(sys.argv[1])
+      c.execute("CREATE TABLE rows (tbl TEXT NOT NULL, app TEXT NOT NULL, key TEXT NOT NULL, value BLOB NOT NULL, PRIMARY KEY (tbl, app, key)) WITHOUT ROWID")
+      c.execute("INSERT INTO rows VALUES ('pending', 'com.a', 'x', X'7B7D')")
+      c.execute("INSERT INTO rows VALUES ('app', 'com.a', '', X'5B5D')")
+      c.execute("PRAGMA user_version=1")
+      c.commit()
+      """
+    let helper = Process()
+    helper.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    helper.arguments = ["python3", "-c", script, directory + "/uncenter.db"]
+    try helper.run()
+    helper.waitUntilExit()
+    XCTAssertEqual(helper.terminationStatus, 0)
+    let store = try SQLiteStore(directory: directory, durability: .normal)
+    XCTAssertEqual(
+      try store.loadAll(),
+      [
+        StoredRow(table: "app", app: "com.a", key: "", value: Array("[]".utf8)),
+        StoredRow(table: "pending", app: "com.a", key: "x", value: Array("{}".utf8)),
+      ])
+    // The migrated table still replaces a row by its key.
+    try store.commit([.put(StoredRow(table: "pending", app: "com.a", key: "x", value: Array("[1]".utf8)))])
+    XCTAssertEqual(try store.loadAll().last?.value, Array("[1]".utf8))
+    XCTAssertEqual(try store.loadAll().count, 2)
+  }
+
   func testStateDirectoryThatIsAFileIsRefused() throws {
     _ = FileManager.default.createFile(atPath: directory, contents: Data())
     XCTAssertThrowsError(try SQLiteStore(directory: directory, durability: .normal)) { error in

@@ -1,0 +1,69 @@
+import JSONRPC
+import UNModel
+import XCTest
+
+@testable import UNServer
+
+/// A pending request's stored row reads back as the same request, whichever fields it
+/// sets, and leaves out the fields at their defaults.
+final class StateRowTests: XCTestCase {
+  private let t0 = Instant(milliseconds: 1_767_254_400_000)
+
+  private func roundTrip(_ p: PendingRequest, file: StaticString = #filePath, line: UInt = #line) throws -> String {
+    let row = StateCodec.pendingRow(p)
+    let value = try JSONParser.parse(row)
+    XCTAssertEqual(try StateCodec.decodePending(value), p, file: file, line: line)
+    return String(decoding: row, as: UTF8.self)
+  }
+
+  private func pending(_ content: Content, _ trigger: Trigger?) -> PendingRequest {
+    PendingRequest(
+      request: NotificationRequest(identifier: "id-\"1\"", content: content, trigger: trigger), anchor: t0,
+      nextDate: t0.adding(milliseconds: 60_000), addedSequence: 42)
+  }
+
+  func testDefaultContentIsWrittenAsAnEmptyObject() throws {
+    let row = try roundTrip(pending(Content(), .timeInterval(try TimeIntervalTrigger(seconds: 60, repeats: true))))
+    XCTAssertEqual(
+      row,
+      #"{"request":{"identifier":"id-\"1\"","content":{},"trigger":{"type":"timeInterval","timeInterval":60,"#
+        + #""repeats":true}},"anchor":1767254400000,"next":1767254460000,"added":42}"#)
+  }
+
+  func testEveryContentFieldRoundTrips() throws {
+    var c = Content()
+    c.title = "Tytuł"
+    c.subtitle = "s"
+    c.body = "line\nbreak"
+    c.badge = 0
+    c.sound = .named("")
+    c.userInfo = JSONText(bytes: Array(#"{"a":[1,{"b":null}]}"#.utf8))
+    c.categoryIdentifier = "c"
+    c.threadIdentifier = "t"
+    c.summaryArgument = "Alice"
+    c.summaryArgumentCount = 3
+    c.targetContentIdentifier = ""
+    c.interruptionLevel = .critical
+    c.relevanceScore = 0.25
+    c.launchImageName = "l"
+    c.filterCriteria = ""
+    _ = try roundTrip(pending(c, .timeInterval(try TimeIntervalTrigger(seconds: 1.5, repeats: false))))
+    c.sound = .default
+    let calendar = try CalendarTrigger(
+      dateMatching: .init(year: nil, month: nil, day: nil, hour: 8, minute: 30, second: nil, weekday: 2),
+      timeZone: "Europe/Warsaw", repeats: true)
+    _ = try roundTrip(pending(c, .calendar(calendar)))
+    _ = try roundTrip(pending(c, .push))
+    _ = try roundTrip(pending(c, nil))
+  }
+
+  func testFieldsAtTheirDefaultsAreLeftOut() throws {
+    var c = Content()
+    c.title = "Standup"
+    c.summaryArgumentCount = 1
+    c.interruptionLevel = .active
+    c.relevanceScore = 0
+    let row = try roundTrip(pending(c, nil))
+    XCTAssertTrue(row.contains(#""content":{"title":"Standup"}"#), row)
+  }
+}
