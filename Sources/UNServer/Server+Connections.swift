@@ -81,6 +81,7 @@ extension Server {
       switch event {
       case .message(let message):
         handleMessage(message, from: client)
+        flushEarly(client)
       case .oversized(let limit):
         let error = RPCError.limitExceeded(
           limit: "maxMessageBytes", value: limit, "message larger than maxMessageBytes (\(limit) bytes); skipped")

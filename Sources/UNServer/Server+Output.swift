@@ -117,6 +117,27 @@ extension Server {
     client.isDirty = false
     client.hasCallbacks = false
     guard !client.stream.isClosing else { return }
+    guard writeOutput(client) else { return }
+    if client.closing { finishClosing(client) }
+  }
+
+  /// In memory (no commit to wait for), a connection that sends a long burst of requests
+  /// gets the answers written as they pile up, so it reads them and sends more while the
+  /// rest of the burst is handled, instead of waiting for the whole burst.  Only when no
+  /// callback is queued anywhere: callbacks must go out before the answers that caused
+  /// them.
+  func flushEarly(_ client: ClientConnection) {
+    guard persistence == nil, client.output.count >= Self.earlyFlushBytes, !client.closing,
+      !client.stream.isClosing, dirty.count == 1, !client.hasCallbacks
+    else { return }
+    _ = writeOutput(client)
+  }
+
+  static let earlyFlushBytes = 4096
+
+  /// Hands the connection's output to the socket, enforcing the outbound limits; false
+  /// when that dropped the connection.
+  private func writeOutput(_ client: ClientConnection) -> Bool {
     if !client.output.isEmpty {
       let waiting = client.stream.queuedWriteBytes + client.output.count
       if waiting > configuration.outboundHardLimit {
@@ -125,7 +146,7 @@ extension Server {
           ["conn": "\(client.state.id)", "reason": "outboundHardLimit", "queued": "\(waiting)",
            "limit": "\(configuration.outboundHardLimit)"])
         drop(client)
-        return
+        return false
       }
       client.stream.write(client.output)
       if !client.closing, client.stream.queuedWriteBytes > configuration.outboundSoftLimit, !client.paused {
@@ -140,7 +161,7 @@ extension Server {
         client.output.removeAll(keepingCapacity: true)
       }
     }
-    if client.closing { finishClosing(client) }
+    return true
   }
 
   /// Arms the one timer for the earliest pending date (real clock only; the manual clock
