@@ -117,13 +117,20 @@ extension Center {
   public func visitPending(
     app appId: String, after: (Instant, String)?, limit: Int?, _ body: (PendingRequest) -> Void
   ) -> (Instant, String)? {
+    visitPendingViews(app: appId, after: after, limit: limit) { body($0.entry) }
+  }
+
+  /// The same, with views of the requests: their text read in place, not copied.
+  public func visitPendingViews(
+    app appId: String, after: (Instant, String)?, limit: Int?, _ body: (PendingView) -> Void
+  ) -> (Instant, String)? {
     guard let schedule = apps[appId]?.pending else { return nil }
-    var last: (Instant, String)?
-    let more = schedule.visitOrdered(after: after, limit: limit ?? Int.max) { entry in
-      last = (entry.nextDate, entry.identifier)
-      body(entry)
+    var last: PendingView?
+    let more = schedule.visitOrderedViews(after: after, limit: limit ?? Int.max) { view in
+      last = view
+      body(view)
     }
-    return more ? last : nil
+    return more ? last.map { ($0.nextDate, $0.identifier) } : nil
   }
 
   /// Removes the given pending requests (all when `identifiers` is nil); returns how many.

@@ -147,12 +147,17 @@ public struct PendingSchedule: Sendable {
   /// Calls `body` with up to `limit` entries after `cursor`, in order, without copying
   /// them into an array; returns whether more follow.
   public func visitOrdered(after cursor: (Instant, String)?, limit: Int, _ body: (PendingRequest) -> Void) -> Bool {
+    visitOrderedViews(after: cursor, limit: limit) { body($0.entry) }
+  }
+
+  /// The same, handing out views of the records instead of requests.
+  public func visitOrderedViews(after cursor: (Instant, String)?, limit: Int, _ body: (PendingView) -> Void) -> Bool {
     var visited = 0
     var walk = OrderedWalk(storage.heap)
     while let record = walk.next() {
       if cursor.map({ PendingRecord.precedes($0, record) }) ?? true {
         if visited == limit { return true }
-        body(record.entry)
+        body(PendingView(record: record))
         visited += 1
       }
     }
