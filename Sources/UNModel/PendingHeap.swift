@@ -2,10 +2,16 @@
 /// Each slot repeats its record's next date: most comparisons are decided by the dates,
 /// read from this contiguous array instead of from records scattered over the heap
 /// memory.  Each record knows its slot (`heapIndex`), kept up to date on every move.
+///
+/// The slots do not own their records: the schedule's index does (every record in the
+/// heap is in the index, and leaves the heap before the index lets it go).  Moving a
+/// slot then costs no reference counting, which was most of the cost of a sift.
 struct PendingHeap {
   struct Slot {
     var date: Instant
-    var record: PendingRecord
+    var ref: Unmanaged<PendingRecord>
+    /// The record, retained for the caller.
+    var record: PendingRecord { ref.takeUnretainedValue() }
   }
 
   private(set) var slots: [Slot] = []
@@ -13,32 +19,35 @@ struct PendingHeap {
   var count: Int { slots.count }
   var isEmpty: Bool { slots.isEmpty }
   var first: PendingRecord? { slots.first?.record }
+
+  /// Every record, in heap order.
+  var records: [PendingRecord] { slots.map(\.record) }
   var firstDate: Instant? { slots.first?.date }
 
   /// Adds a record (its `heapIndex` is set here).
   mutating func insert(_ record: PendingRecord) {
     record.heapIndex = slots.count
-    slots.append(Slot(date: record.nextDate, record: record))
+    slots.append(Slot(date: record.nextDate, ref: .passUnretained(record)))
     siftUp(slots.count - 1)
   }
 
   /// Puts `record` in slot `i` (a replacement of the record there).
   mutating func put(_ record: PendingRecord, at i: Int) {
     record.heapIndex = i
-    slots[i] = Slot(date: record.nextDate, record: record)
+    slots[i] = Slot(date: record.nextDate, ref: .passUnretained(record))
     restore(i)
   }
 
   /// Re-places the record of slot `i` after its next date changed.
   mutating func update(at i: Int) {
-    slots[i].date = slots[i].record.nextDate
+    slots[i].date = slots[i].ref._withUnsafeGuaranteedRef { $0.nextDate }
     restore(i)
   }
 
   mutating func remove(at i: Int) {
     let last = slots.removeLast()
     if i < slots.count {
-      last.record.heapIndex = i
+      last.ref._withUnsafeGuaranteedRef { $0.heapIndex = i }
       slots[i] = last
       restore(i)
     }
@@ -47,13 +56,17 @@ struct PendingHeap {
   /// (date, identifier) order of two slots.
   @inline(__always)
   static func less(_ a: Slot, _ b: Slot) -> Bool {
-    a.date != b.date ? a.date < b.date : PendingRecord.identifierLess(a.record, b.record)
+    a.date != b.date ? a.date < b.date : tieLess(a.ref, b.ref)
   }
 
   private func less(_ i: Int, _ j: Int) -> Bool {
     let a = slots[i].date
     let b = slots[j].date
-    return a != b ? a < b : PendingRecord.identifierLess(slots[i].record, slots[j].record)
+    return a != b ? a < b : Self.tieLess(slots[i].ref, slots[j].ref)
+  }
+
+  private static func tieLess(_ a: Unmanaged<PendingRecord>, _ b: Unmanaged<PendingRecord>) -> Bool {
+    a._withUnsafeGuaranteedRef { x in b._withUnsafeGuaranteedRef { y in PendingRecord.identifierLess(x, y) } }
   }
 
   private mutating func restore(_ i: Int) {
@@ -86,14 +99,16 @@ struct PendingHeap {
 
   private mutating func swapAt(_ i: Int, _ j: Int) {
     slots.swapAt(i, j)
-    slots[i].record.heapIndex = i
-    slots[j].record.heapIndex = j
+    slots[i].ref._withUnsafeGuaranteedRef { $0.heapIndex = i }
+    slots[j].ref._withUnsafeGuaranteedRef { $0.heapIndex = j }
   }
 }
 
 /// The records of a heap in order, best first, without touching the heap: a small heap
 /// of positions (the frontier), ordered by the slots they name.
 struct OrderedWalk {
+  /// The heap's slots; the schedule (and so its index, which owns the records) is held
+  /// by the caller for the whole walk.
   private let slots: [PendingHeap.Slot]
   private var items: [Int] = []
 

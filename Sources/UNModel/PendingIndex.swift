@@ -10,7 +10,7 @@
 ///
 /// Why not a `[String: Record]`: hashing and comparing a Swift `String` costs more than
 /// hashing its bytes once per call, and each entry there costs a `String` (16 bytes) and
-/// a reference; here it is a 4-byte tag and a reference.  Why 64 tables: a table grows
+/// a reference; here it is a 4-byte tag and a reference (16 bytes with padding).  Why 64 tables: a table grows
 /// by re-placing all its entries at once; split, each growth moves a sixty-fourth, so a
 /// large schedule never stalls the loop (and the firing of triggers) for long.
 struct PendingIndex {
@@ -36,7 +36,7 @@ struct PendingIndex {
 
   func find(_ bytes: UnsafeBufferPointer<UInt8>, hash: Int) -> PendingRecord? {
     let (s, tag) = Self.split(hash)
-    return shards[s].find(bytes, tag: tag).map { shards[s].records[$0]! }
+    return shards[s].find(bytes, tag: tag).map { shards[s].record(at: $0) }
   }
 
   /// Adds a record whose identifier is not in the index.
@@ -50,7 +50,7 @@ struct PendingIndex {
   mutating func replace(_ bytes: UnsafeBufferPointer<UInt8>, hash: Int, with record: PendingRecord) {
     let (s, tag) = Self.split(hash)
     guard let i = shards[s].find(bytes, tag: tag) else { preconditionFailure("replacing a missing identifier") }
-    shards[s].records[i] = record
+    shards[s].set(record, at: i)
   }
 
   mutating func remove(_ bytes: UnsafeBufferPointer<UInt8>, hash: Int) -> PendingRecord? {
@@ -61,75 +61,76 @@ struct PendingIndex {
   }
 }
 
-/// One open-addressing table: parallel arrays of tags (0 = empty) and records, a power
-/// of two long, at most three quarters full; deletion shifts the following run back
-/// (no tombstones), so probe lengths do not decay under churn.
+/// One open-addressing table: slots of a tag (0 = empty) and a record, a power of two
+/// of them, at most three quarters full.  Tag and record share a slot so placing a key
+/// touches one cache line.  Deletion shifts the following run back (no tombstones), so
+/// probe lengths do not decay under churn.
 private struct Shard {
-  var tags: [UInt32] = []
-  var records: [PendingRecord?] = []
-  var count = 0
+  struct Slot {
+    var tag: UInt32 = 0
+    var record: PendingRecord?
+  }
 
-  private var mask: Int { tags.count - 1 }
+  var slots: [Slot] = []
+  var count = 0
 
   /// The home slot of a tag: its bits above the "occupied" bit.
   @inline(__always)
   private func home(_ tag: UInt32, mask: Int) -> Int { Int(tag >> 1) & mask }
 
   func find(_ bytes: UnsafeBufferPointer<UInt8>, tag: UInt32) -> Int? {
-    guard !tags.isEmpty else { return nil }
-    let mask = self.mask
+    guard !slots.isEmpty else { return nil }
+    let mask = slots.count - 1
     var i = home(tag, mask: mask)
     while true {
-      let t = tags[i]
+      let t = slots[i].tag
       if t == 0 { return nil }
-      if t == tag, records[i]!.hasIdentifier(bytes) { return i }
+      if t == tag, slots[i].record!.hasIdentifier(bytes) { return i }
       i = (i + 1) & mask
     }
   }
 
+  func record(at i: Int) -> PendingRecord { slots[i].record! }
+
+  mutating func set(_ record: PendingRecord, at i: Int) { slots[i].record = record }
+
   mutating func insert(_ record: PendingRecord, tag: UInt32) {
-    if (count + 1) * 4 > tags.count * 3 { grow() }
+    if (count + 1) * 4 > slots.count * 3 { grow() }
     place(record, tag: tag)
     count += 1
   }
 
   private mutating func place(_ record: PendingRecord, tag: UInt32) {
-    let mask = self.mask
+    let mask = slots.count - 1
     var i = home(tag, mask: mask)
-    while tags[i] != 0 { i = (i + 1) & mask }
-    tags[i] = tag
-    records[i] = record
+    while slots[i].tag != 0 { i = (i + 1) & mask }
+    slots[i] = Slot(tag: tag, record: record)
   }
 
   private mutating func grow() {
-    let oldTags = tags
-    let oldRecords = records
-    let size = max(8, tags.count * 2)
-    tags = [UInt32](repeating: 0, count: size)
-    records = [PendingRecord?](repeating: nil, count: size)
-    for i in oldTags.indices where oldTags[i] != 0 { place(oldRecords[i]!, tag: oldTags[i]) }
+    let old = slots
+    slots = [Slot](repeating: Slot(), count: max(8, slots.count * 2))
+    for slot in old where slot.tag != 0 { place(slot.record!, tag: slot.tag) }
   }
 
   mutating func remove(at slot: Int) -> PendingRecord {
-    let removed = records[slot]!
-    let mask = self.mask
+    let removed = slots[slot].record!
+    let mask = slots.count - 1
     var hole = slot
     var j = slot
     while true {
       j = (j + 1) & mask
-      let t = tags[j]
+      let t = slots[j].tag
       if t == 0 { break }
       // An entry may move back into the hole unless its home lies cyclically in
       // (hole, j]: then moving it would put it before its home.
       let h = home(t, mask: mask)
       let stays = hole <= j ? (hole < h && h <= j) : (hole < h || h <= j)
       if stays { continue }
-      tags[hole] = t
-      records[hole] = records[j]
+      slots[hole] = slots[j]
       hole = j
     }
-    tags[hole] = 0
-    records[hole] = nil
+    slots[hole] = Slot()
     count -= 1
     return removed
   }

@@ -133,7 +133,7 @@ public struct PendingSchedule: Sendable {
   public var unordered: [PendingRequest] { storage.heap.slots.map(\.record.entry) }
 
   /// Every record, in no particular order (reads dates without building requests).
-  var records: [PendingRecord] { storage.heap.slots.map(\.record) }
+  var records: [PendingRecord] { storage.heap.records }
 
   /// Up to `limit` entries strictly after `cursor` (when given), in (date, identifier)
   /// order, plus whether more follow.
