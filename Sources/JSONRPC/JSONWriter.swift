@@ -90,6 +90,14 @@ public struct JSONWriter: Sendable {
     if done == nil { out.append(contentsOf: text.utf8) }
   }
 
+  /// Appends UTF-8 text (a string's bytes, kept elsewhere) quoted and escaped, exactly
+  /// as `appendString` writes the same string.
+  public static func appendString(utf8: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+    out.append(UInt8(ascii: "\""))
+    appendEscaped(utf8, to: &out)
+    out.append(UInt8(ascii: "\""))
+  }
+
   /// Appends a compile-time ASCII literal.
   @inline(__always)
   public static func appendASCII(_ text: StaticString, to out: inout [UInt8]) {

@@ -11,7 +11,12 @@ public enum AuthorizationStatus: String, Sendable, CaseIterable {
 /// center, it belongs to the loop thread and is not `Sendable`.
 public final class AppState {
   public let appId: String
-  public var categories: [Category] = []
+  public var categories: [Category] = [] {
+    didSet { categoryWarning = nil }
+  }
+  /// The last category a request named and the warnings it gets: requests of an app
+  /// mostly name the same category, and the warning text is built once for them.
+  var categoryWarning: (identifier: String, warnings: [String])?
   public var pending = PendingSchedule()
   public var delivered = ShardedMap<DeliveredNotification>()
   public var badge = 0

@@ -12,6 +12,18 @@ extension Center {
 
   public func categories(app appId: String) -> [Category] { apps[appId]?.categories ?? [] }
 
+  /// The warnings for the category a request names (none, or the one of
+  /// `unknownCategoryWarning`), remembered per app until its categories change.
+  func categoryWarnings(_ identifier: String, app: AppState?) -> [String] {
+    guard let app else { return unknownCategoryWarning(identifier, registered: []).map { [$0] } ?? [] }
+    // Same bytes, not just `==` (canonical equivalence): the warning quotes the name as
+    // the request spelled it.
+    if let cached = app.categoryWarning, sameUTF8(cached.identifier, identifier) { return cached.warnings }
+    let warnings = unknownCategoryWarning(identifier, registered: app.categories).map { [$0] } ?? []
+    app.categoryWarning = (identifier, warnings)
+    return warnings
+  }
+
   /// The warning for a category that is not registered, with a near-miss suggestion:
   /// a registered identifier equal but for case, else within edit distance 2.
   func unknownCategoryWarning(_ identifier: String, registered: [Category]) -> String? {

@@ -10,7 +10,7 @@ extension Center {
   public var nextDeadline: Instant? {
     var best = agenda.nextDate
     for app in apps.values {
-      if let d = app.pending.first?.nextDate, best == nil || d < best! { best = d }
+      if let d = app.pending.firstDate, best == nil || d < best! { best = d }
     }
     return best
   }
@@ -19,7 +19,8 @@ extension Center {
   private func nextDue(upTo limit: Instant) -> (String, PendingRequest)? {
     var best: (String, PendingRequest)?
     for (id, app) in apps {
-      guard let first = app.pending.first, first.nextDate <= limit else { continue }
+      // The date first: the request is read only for an app with one due.
+      guard let date = app.pending.firstDate, date <= limit, let first = app.pending.first else { continue }
       if let b = best {
         if first.nextDate > b.1.nextDate { continue }
         if first.nextDate == b.1.nextDate, (id, first.identifier) > (b.0, b.1.identifier) { continue }
@@ -51,16 +52,16 @@ extension Center {
         if let trigger = entry.request.trigger, trigger.repeats,
           let nextDate = trigger.nextDate(anchor: entry.anchor, after: late ? limit : entry.nextDate)
         {
-          var next = entry
-          next.nextDate = nextDate
-          app.pending.upsert(next)
+          app.pending.reschedule(entry.identifier, to: nextDate)
         } else {
-          app.pending.remove(entry.identifier)
+          app.pending.discard(entry.identifier)
         }
       }
-      var fields: [(String, Event.Value)] = [("identifier", .string(entry.identifier))]
-      if late { fields.append(("late", .bool(true))) }
-      emit(.fired, app: appId, fields)
+      if late {
+        emit(.fired, app: appId, [("identifier", .string(entry.identifier)), ("late", .bool(true))])
+      } else {
+        emit(.fired, app: appId, identifier: entry.identifier)
+      }
       deliver(app: appId, entry.request, date: entry.nextDate, late: late)
       fired.append(Firing(app: appId, identifier: entry.identifier, date: entry.nextDate))
     }
@@ -78,8 +79,8 @@ extension Center {
     // calendar trigger's finest period is a minute), which bounds the work in advance.
     var bound = 0
     for app in apps.values {
-      for entry in app.pending.unordered where entry.nextDate <= target {
-        let repeats = entry.request.trigger?.repeats ?? false
+      for entry in app.pending.records where entry.nextDate <= target {
+        let repeats = entry.header.trigger?.repeats ?? false
         bound += repeats ? Int((target.milliseconds - entry.nextDate.milliseconds) / 60_000) + 1 : 1
       }
       if bound > configuration.maxFiringsPerAdvance {
@@ -122,9 +123,11 @@ extension Center {
       emit(.presented, app: appId, [("identifier", .string(request.identifier)), ("connections", .int(targets.count))])
     }
     if keep {
-      var fields: [(String, Event.Value)] = [("identifier", .string(request.identifier))]
-      if authorization == .provisional { fields.append(("quiet", .bool(true))) }
-      emit(.delivered, app: appId, fields)
+      if authorization == .provisional {
+        emit(.delivered, app: appId, [("identifier", .string(request.identifier)), ("quiet", .bool(true))])
+      } else {
+        emit(.delivered, app: appId, identifier: request.identifier)
+      }
     }
     notifyExpandedExtension(app: appId, notification)
     withApp(appId) { app in

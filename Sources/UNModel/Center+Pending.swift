@@ -31,16 +31,15 @@ extension Center {
     }
     try request.content.validate()
     let now = clock.now
-    let existing = apps[appId]
+    // One app lookup and one identifier hash serve the whole call.
+    let existing = existingApp(appId)
     let authorization = existing?.authorization ?? configuration.initialAuthorization
-    let isReplacement = existing?.pending.contains(request.identifier) ?? false
+    let hash = PendingSchedule.hash(request.identifier)
+    let isReplacement = existing?.pending.contains(request.identifier, hash: hash) ?? false
     let pendingCount = existing?.pending.count ?? 0
-    var warnings: [String] = []
-    if let w = unknownCategoryWarning(request.content.categoryIdentifier, registered: existing?.categories ?? []) {
-      warnings.append(w)
-    }
     var result = ScheduleResult(
-      identifier: request.identifier, scheduled: false, replaced: false, nextTriggerDate: nil, warnings: warnings)
+      identifier: request.identifier, scheduled: false, replaced: false, nextTriggerDate: nil,
+      warnings: categoryWarnings(request.content.categoryIdentifier, app: existing))
     if authorization == .denied || authorization == .notDetermined {
       result.warnings.append(
         "not scheduled: the app's authorization is '\(authorization.rawValue)'")
@@ -48,11 +47,11 @@ extension Center {
       return result
     }
     guard let trigger = request.trigger else {
-      withApp(appId) { _ = $0.pending.remove(request.identifier) }
+      touchApp(appId, existing).pending.discard(request.identifier)
       changes.pending(appId, request.identifier)
       result.scheduled = true
       result.replaced = isReplacement
-      if isReplacement { emit(.replaced, app: appId, [("identifier", .string(request.identifier))]) }
+      if isReplacement { emit(.replaced, app: appId, identifier: request.identifier) }
       deliver(app: appId, request, date: now, late: false)
       return result
     }
@@ -63,7 +62,7 @@ extension Center {
       // It replaces the pending request of the same identifier, as any new request does,
       // but is not kept itself.
       if isReplacement {
-        withApp(appId) { _ = $0.pending.remove(request.identifier) }
+        touchApp(appId, existing).pending.discard(request.identifier)
         changes.pending(appId, request.identifier)
         result.replaced = true
       }
@@ -77,21 +76,19 @@ extension Center {
     additionSequence += 1
     changes.global()
     changes.pending(appId, request.identifier)
-    let entry = PendingRequest(
-      request: request, anchor: now, nextDate: firstDate,
-      addedSequence: additionSequence)
-    let dropped = withApp(appId) { app in
-      app.pending.upsert(entry)
-      return configuration.iosLimits ? Self.dropLeastRecentlyAdded(app, keeping: configuration.effectivePendingLimit) : []
-    }
+    let app = touchApp(appId, existing)
+    app.pending.upsert(request, anchor: now, nextDate: firstDate, addedSequence: additionSequence, hash: hash)
+    let dropped =
+      configuration.iosLimits ? Self.dropLeastRecentlyAdded(app, keeping: configuration.effectivePendingLimit) : []
+    // The event's date is the call's `now`, the instant the request was added.
     emit(
-      isReplacement ? .replaced : .scheduled, app: appId,
-      [("identifier", .string(request.identifier)), ("nextTriggerDate", .date(entry.nextDate))])
+      isReplacement ? .replaced : .scheduled, app: appId, identifier: request.identifier, nextTriggerDate: firstDate,
+      at: now)
     for id in dropped { changes.pending(appId, id) }
     for id in dropped { emit(.dropped, app: appId, [("identifier", .string(id)), ("reason", .string("iosLimits"))]) }
     result.scheduled = true
     result.replaced = isReplacement
-    result.nextTriggerDate = entry.nextDate
+    result.nextTriggerDate = firstDate
     return result
   }
 
@@ -99,9 +96,10 @@ extension Center {
   static func dropLeastRecentlyAdded(_ app: AppState, keeping limit: Int) -> [String] {
     var dropped: [String] = []
     while app.pending.count > limit {
-      guard let oldest = app.pending.unordered.min(by: { $0.addedSequence < $1.addedSequence }) else { break }
-      app.pending.remove(oldest.identifier)
-      dropped.append(oldest.identifier)
+      guard let oldest = app.pending.records.min(by: { $0.addedSequence < $1.addedSequence }) else { break }
+      let id = oldest.identifier
+      app.pending.discard(id)
+      dropped.append(id)
     }
     return dropped
   }
@@ -119,13 +117,20 @@ extension Center {
   public func visitPending(
     app appId: String, after: (Instant, String)?, limit: Int?, _ body: (PendingRequest) -> Void
   ) -> (Instant, String)? {
+    visitPendingViews(app: appId, after: after, limit: limit) { body($0.entry) }
+  }
+
+  /// The same, with views of the requests: their text read in place, not copied.
+  public func visitPendingViews(
+    app appId: String, after: (Instant, String)?, limit: Int?, _ body: (PendingView) -> Void
+  ) -> (Instant, String)? {
     guard let schedule = apps[appId]?.pending else { return nil }
-    var last: (Instant, String)?
-    let more = schedule.visitOrdered(after: after, limit: limit ?? Int.max) { entry in
-      last = (entry.nextDate, entry.identifier)
-      body(entry)
+    var last: PendingView?
+    let more = schedule.visitOrderedViews(after: after, limit: limit ?? Int.max) { view in
+      last = view
+      body(view)
     }
-    return more ? last : nil
+    return more ? last.map { ($0.nextDate, $0.identifier) } : nil
   }
 
   /// Removes the given pending requests (all when `identifiers` is nil); returns how many.
@@ -134,9 +139,9 @@ extension Center {
     let removed: [String] = withApp(appId) { app in
       guard let identifiers else {
         defer { _ = app.pending.removeAll() }
-        return app.pending.unordered.map(\.identifier).sorted()
+        return app.pending.records.map(\.identifier).sorted()
       }
-      return identifiers.filter { app.pending.remove($0) != nil }
+      return identifiers.filter { app.pending.discard($0) }
     }
     for id in removed { changes.pending(appId, id) }
     if !removed.isEmpty {

@@ -33,7 +33,12 @@ public struct CenterConfiguration: Sendable {
 public final class Center {
   public let clock: any Clock
   public let configuration: CenterConfiguration
-  public internal(set) var apps: [String: AppState] = [:]
+  public internal(set) var apps: [String: AppState] = [:] {
+    didSet { lastApp = nil }
+  }
+  /// The app found by the last lookup: calls come in runs for one app, and comparing its
+  /// id is cheaper than hashing it.  Forgotten whenever `apps` changes.
+  private var lastApp: (id: String, state: AppState)?
   public internal(set) var sessions: [SessionID: SessionInfo] = [:]
   /// Each app's `app`-role connections, in the order they said hello.
   var appSessions: [String: [SessionID]] = [:]
@@ -67,8 +72,19 @@ public final class Center {
 
   /// Records an event at the clock's time and queues it for observers.
   func emit(_ kind: Event.Kind, app: String, _ fields: [(String, Event.Value)] = []) {
-    let event = history.record(Event(kind, app: app, date: clock.now, fields))
-    effects.append(.event(event))
+    record(Event(kind, app: app, date: clock.now, fields))
+  }
+
+  /// Records an event whose fields are an identifier (and a next trigger date), at
+  /// `date` or else the clock's time: the common events, kept without a fields array.
+  func emit(
+    _ kind: Event.Kind, app: String, identifier: String, nextTriggerDate: Instant? = nil, at date: Instant? = nil
+  ) {
+    record(Event(kind, app: app, date: date ?? clock.now, identifier: identifier, nextTriggerDate: nextTriggerDate))
+  }
+
+  private func record(_ event: Event) {
+    effects.append(.event(history.record(event)))
   }
 
   /// The effects produced since the last call, in the order they must be executed.
@@ -86,15 +102,29 @@ public final class Center {
 
   /// The app's state, created on first use with the configured initial authorization.
   func withApp<R, E: Error>(_ appId: String, _ body: (AppState) throws(E) -> R) throws(E) -> R {
+    try body(touchApp(appId, existingApp(appId)))
+  }
+
+  /// `apps[appId]`, through the one-entry cache.
+  func existingApp(_ appId: String) -> AppState? {
+    if let lastApp, lastApp.id == appId { return lastApp.state }
+    let found = apps[appId]
+    if let found { lastApp = (appId, found) }
+    return found
+  }
+
+  /// The app's state for a change, created on first use; `existing` is what a caller
+  /// already looked up (`apps[appId]`), so the lookup is not repeated.
+  func touchApp(_ appId: String, _ existing: AppState?) -> AppState {
     let app: AppState
-    if let existing = apps[appId] {
+    if let existing {
       app = existing
     } else {
       app = AppState(appId: appId, authorization: configuration.initialAuthorization)
       apps[appId] = app
     }
     changes.app(appId)
-    return try body(app)
+    return app
   }
 
   /// Read-only view of an app (a fresh default when it has never been used).

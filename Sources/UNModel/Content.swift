@@ -56,6 +56,23 @@ public struct Content: Sendable, Hashable {
 
   public init() {}
 
+  /// A content from its inline fields and a shared extras box, as a pending record
+  /// stores them (the box is shared, not copied: `update` copies it before a write).
+  init(
+    title: String, body: String, categoryIdentifier: String, threadIdentifier: String, userInfo: JSONText,
+    extras: Box?
+  ) {
+    self.title = title
+    self.body = body
+    self.categoryIdentifier = categoryIdentifier
+    self.threadIdentifier = threadIdentifier
+    self.userInfo = userInfo
+    self.extras = extras
+  }
+
+  /// The box of uncommon fields (nil when all are defaults), for a pending record to keep.
+  var extrasBox: Box? { extras }
+
   /// The boxed fields (defaults when none was set); getters read the box directly, so
   /// reading a field never builds a default `Extras`.
   private var fields: Extras { extras?.value ?? Extras() }

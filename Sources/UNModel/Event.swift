@@ -12,7 +12,13 @@ public struct Event: Sendable, Hashable {
   public var app: String
   public var date: Instant
   /// Further fields, in a stable order (identifier, reason, ...), as JSON-ready scalars.
-  public var fields: [(String, Value)]
+  public var fields: [(String, Value)] {
+    get { payload.fields }
+    set { payload = .list(newValue) }
+  }
+  /// The fields as stored: the common shapes without an array (an event is recorded for
+  /// every request scheduled, and most carry only an identifier and a date).
+  var payload: Payload
 
   public enum Value: Sendable, Hashable {
     case string(String)
@@ -22,16 +28,42 @@ public struct Event: Sendable, Hashable {
     case date(Instant)
   }
 
+  enum Payload: Sendable {
+    /// `[("identifier", .string(id))]`
+    case identifier(String)
+    /// `[("identifier", .string(id)), ("nextTriggerDate", .date(date))]`
+    case scheduled(String, Instant)
+    case list([(String, Value)])
+
+    var fields: [(String, Value)] {
+      switch self {
+      case .identifier(let id): [("identifier", .string(id))]
+      case .scheduled(let id, let next): [("identifier", .string(id)), ("nextTriggerDate", .date(next))]
+      case .list(let list): list
+      }
+    }
+  }
+
   public init(_ kind: Kind, app: String, date: Instant, _ fields: [(String, Value)] = []) {
     self.kind = kind
     self.app = app
     self.date = date
-    self.fields = fields
+    self.payload = .list(fields)
+  }
+
+  /// An event whose fields are its identifier, and the next trigger date when given.
+  init(_ kind: Kind, app: String, date: Instant, identifier: String, nextTriggerDate: Instant? = nil) {
+    self.kind = kind
+    self.app = app
+    self.date = date
+    self.payload = nextTriggerDate.map { .scheduled(identifier, $0) } ?? .identifier(identifier)
   }
 
   public static func == (a: Event, b: Event) -> Bool {
-    a.sequence == b.sequence && a.kind == b.kind && a.app == b.app && a.date == b.date
-      && a.fields.map(\.0) == b.fields.map(\.0) && a.fields.map(\.1) == b.fields.map(\.1)
+    guard a.sequence == b.sequence, a.kind == b.kind, a.app == b.app, a.date == b.date else { return false }
+    let x = a.fields
+    let y = b.fields
+    return x.map(\.0) == y.map(\.0) && x.map(\.1) == y.map(\.1)
   }
 
   public func hash(into hasher: inout Hasher) {
@@ -40,15 +72,28 @@ public struct Event: Sendable, Hashable {
     hasher.combine(app)
   }
 
-  public subscript(field: String) -> Value? { fields.first { $0.0 == field }?.1 }
+  public subscript(field: String) -> Value? {
+    switch payload {
+    case .identifier(let id): field == "identifier" ? .string(id) : nil
+    case .scheduled(let id, let next):
+      field == "identifier" ? .string(id) : field == "nextTriggerDate" ? .date(next) : nil
+    case .list(let list): list.first { $0.0 == field }?.1
+    }
+  }
 }
 
 /// The recent events of every app, kept for `waitFor` (a bounded history per app).
 /// Each app's events sit in a ring, mutated in place: recording is O(1) and never copies
-/// the history.
+/// the history.  Rings are found by app id through a dictionary, and the last app's ring
+/// is remembered: events come in runs for one app, and comparing its id is cheaper than
+/// hashing it for each.
 public struct EventHistory: Sendable {
   public let perApp: Int
-  private var byApp: [String: Ring] = [:]
+  private var rings: [Ring] = []
+  private var slots: [String: Int] = [:]
+  /// Slots of forgotten apps, reused before the array grows.
+  private var free: [Int] = []
+  private var last: (app: String, slot: Int)?
   public private(set) var lastSequence: UInt64 = 0
 
   /// One app's last `perApp` events; `start` is the oldest once the ring is full.
@@ -56,7 +101,7 @@ public struct EventHistory: Sendable {
     var events: [Event] = []
     var start = 0
 
-    mutating func append(_ e: Event, bound: Int) {
+    mutating func append(_ e: consuming Event, bound: Int) {
       if events.count < bound {
         events.append(e)
       } else {
@@ -72,19 +117,37 @@ public struct EventHistory: Sendable {
   public init(perApp: Int) { self.perApp = max(1, perApp) }
 
   /// Numbers the event and keeps it, dropping the app's oldest beyond the bound.
-  public mutating func record(_ event: Event) -> Event {
-    var e = event
+  public mutating func record(_ event: consuming Event) -> Event {
     lastSequence += 1
-    e.sequence = lastSequence
-    byApp[e.app, default: Ring()].append(e, bound: perApp)
-    return e
+    event.sequence = lastSequence
+    rings[slot(for: event.app)].append(copy event, bound: perApp)
+    return event
+  }
+
+  private mutating func slot(for app: String) -> Int {
+    if let last, last.app == app { return last.slot }
+    let s: Int
+    if let known = slots[app] {
+      s = known
+    } else {
+      s = free.popLast() ?? rings.count
+      if s == rings.count { rings.append(Ring()) }
+      slots[app] = s
+    }
+    last = (app, s)
+    return s
   }
 
   /// Events kept with a sequence after `since`, oldest first (one app, or all apps).
   public func events(app: String?, since: UInt64) -> [Event] {
-    let rings = app.map { byApp[$0].map { [$0] } ?? [] } ?? Array(byApp.values)
-    return rings.flatMap { $0.ordered.filter { $0.sequence > since } }.sorted { $0.sequence < $1.sequence }
+    let chosen = app.map { slots[$0].map { [rings[$0]] } ?? [] } ?? slots.values.map { rings[$0] }
+    return chosen.flatMap { $0.ordered.filter { $0.sequence > since } }.sorted { $0.sequence < $1.sequence }
   }
 
-  public mutating func forget(app: String) { byApp[app] = nil }
+  public mutating func forget(app: String) {
+    guard let s = slots.removeValue(forKey: app) else { return }
+    rings[s] = Ring()
+    free.append(s)
+    if last?.slot == s { last = nil }
+  }
 }

@@ -1,63 +1,56 @@
 /// One app's pending requests, ordered by (next date, identifier): an indexed binary
-/// min-heap.  Insert, replace and remove by identifier are O(log n); the next deadline
-/// is O(1); listing the first k in order is O(k log k) (a best-first walk of the heap
-/// that leaves it untouched).
+/// min-heap of compact records.  Insert, replace and remove by identifier are O(log n);
+/// the next deadline is O(1); listing the first k in order is O(k log k) (a best-first
+/// walk of the heap that leaves it untouched).  Requests are kept as `PendingRecord`s
+/// and read back as `PendingRequest` values.
 public struct PendingSchedule: Sendable {
-  /// One request in the heap: its entry and where it sits, so a swap updates two
-  /// integers instead of re-hashing two identifiers.  Each node is allocated once, at its
-  /// exact size, rather than as a slot of a doubling array of large structs.
+  /// Copy-on-write storage: schedules are values, but their records are mutated in
+  /// place, so a shared storage is copied (records included) before the first mutation.
   ///
-  /// `@unchecked Sendable` is safe: nodes are only reachable through the schedule's
-  /// storage, which the loop thread alone owns and mutates (the `Center` is loop-bound);
-  /// a copied schedule is never mutated concurrently with its original.
-  final class Node: @unchecked Sendable {
-    var entry: PendingRequest
-    var index: Int
-    init(_ entry: PendingRequest, index: Int) {
-      self.entry = entry
-      self.index = index
-    }
-  }
-
-  /// Copy-on-write storage: schedules are values, but their nodes are mutated in place,
-  /// so a shared storage is copied (nodes included) before the first mutation.
-  ///
-  /// `@unchecked Sendable`: as for `Node`, only the owning schedule mutates it, and only
-  /// when it holds the single reference.
+  /// `@unchecked Sendable`: as for `PendingRecord`, only the owning schedule mutates it,
+  /// and only when it holds the single reference.
   final class Storage: @unchecked Sendable {
-    var heap: [Node] = []
-    var byIdentifier = ShardedMap<Node>()
+    var heap = PendingHeap()
+    var index = PendingIndex()
 
     func copy() -> Storage {
       let s = Storage()
-      s.heap = heap.map { Node($0.entry, index: $0.index) }
-      for node in s.heap { s.byIdentifier[node.entry.identifier] = node }
+      for slot in heap.slots {
+        let record = slot.record.clone()
+        s.heap.insert(record)
+        record.withIdentifier { s.index.insert(record, hash: PendingIndex.hash($0)) }
+      }
       return s
     }
   }
 
   private var storage = Storage()
-  private var heap: [Node] {
-    get { storage.heap }
-    _modify { yield &storage.heap }
-  }
-  private var byIdentifier: ShardedMap<Node> {
-    get { storage.byIdentifier }
-    _modify { yield &storage.byIdentifier }
-  }
 
   public init() {}
 
-  public var count: Int { heap.count }
-  public var isEmpty: Bool { heap.isEmpty }
+  public var count: Int { storage.heap.count }
+  public var isEmpty: Bool { storage.heap.isEmpty }
   /// The request that fires first.
-  public var first: PendingRequest? { heap.first?.entry }
+  public var first: PendingRequest? { storage.heap.first?.entry }
+  /// When the first request fires, without reading the request.
+  var firstDate: Instant? { storage.heap.firstDate }
 
-  public subscript(identifier: String) -> PendingRequest? { byIdentifier[identifier]?.entry }
+  public subscript(identifier: String) -> PendingRequest? { record(identifier)?.entry }
 
-  public func contains(_ identifier: String) -> Bool { byIdentifier[identifier] != nil }
+  public func contains(_ identifier: String) -> Bool { record(identifier) != nil }
 
-  /// Copies the nodes before a mutation when another schedule value shares them
+  /// The hash of an identifier, for a caller that looks it up more than once.
+  static func hash(_ identifier: String) -> Int { withUTF8Bytes(identifier) { PendingIndex.hash($0) } }
+
+  func contains(_ identifier: String, hash: Int) -> Bool {
+    withUTF8Bytes(identifier) { storage.index.find($0, hash: hash) } != nil
+  }
+
+  private func record(_ identifier: String) -> PendingRecord? {
+    withUTF8Bytes(identifier) { storage.index.find($0, hash: PendingIndex.hash($0)) }
+  }
+
+  /// Copies the records before a mutation when another schedule value shares them
   /// (value semantics; the daemon itself never shares one).
   private mutating func makeUnique() {
     if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
@@ -66,48 +59,87 @@ public struct PendingSchedule: Sendable {
   /// Inserts, or replaces the request with the same identifier; returns the replaced one.
   @discardableResult
   public mutating func upsert(_ entry: PendingRequest) -> PendingRequest? {
+    let old = self[entry.identifier]
+    upsert(
+      entry.request, anchor: entry.anchor, nextDate: entry.nextDate, addedSequence: entry.addedSequence,
+      hash: Self.hash(entry.identifier))
+    return old
+  }
+
+  /// Inserts or replaces a request, whose identifier hashes to `hash`, with its dates;
+  /// returns whether it replaced one.
+  @discardableResult
+  mutating func upsert(
+    _ request: NotificationRequest, anchor: Instant, nextDate: Instant, addedSequence: UInt64, hash: Int
+  ) -> Bool {
     makeUnique()
-    if let node = byIdentifier[entry.identifier] {
-      let old = node.entry
-      node.entry = entry
-      restore(node.index)
-      return old
+    let s = storage
+    let found = withUTF8Bytes(request.identifier) { s.index.find($0, hash: hash) }
+    guard let record = found else {
+      let record = PendingRecord.make(request, anchor: anchor, nextDate: nextDate, addedSequence: addedSequence)
+      s.heap.insert(record)
+      s.index.insert(record, hash: hash)
+      return false
     }
-    let node = Node(entry, index: heap.count)
-    heap.append(node)
-    byIdentifier[entry.identifier] = node
-    siftUp(node.index)
-    return nil
+    let i = record.heapIndex
+    if record.overwrite(request, anchor: anchor, nextDate: nextDate, addedSequence: addedSequence) {
+      s.heap.update(at: i)
+    } else {
+      let bigger = PendingRecord.make(request, anchor: anchor, nextDate: nextDate, addedSequence: addedSequence)
+      withUTF8Bytes(request.identifier) { s.index.replace($0, hash: hash, with: bigger) }
+      s.heap.put(bigger, at: i)
+    }
+    return true
+  }
+
+  /// Moves a request to a new next date (a repeating trigger that fired); false when
+  /// there is no such request.
+  @discardableResult
+  mutating func reschedule(_ identifier: String, to date: Instant) -> Bool {
+    makeUnique()
+    guard let record = record(identifier) else { return false }
+    record.header.nextDate = date
+    storage.heap.update(at: record.heapIndex)
+    return true
   }
 
   @discardableResult
   public mutating func remove(_ identifier: String) -> PendingRequest? {
+    guard let record = record(identifier) else { return nil }
+    let entry = record.entry
+    discard(identifier)
+    return entry
+  }
+
+  /// Removes a request without reading it back; returns whether there was one.
+  @discardableResult
+  mutating func discard(_ identifier: String) -> Bool {
     makeUnique()
-    guard let node = byIdentifier.removeValue(forKey: identifier) else { return nil }
-    let i = node.index
-    let last = heap.removeLast()
-    if i < heap.count {
-      heap[i] = last
-      last.index = i
-      restore(i)
+    let s = storage
+    guard let record = withUTF8Bytes(identifier, { s.index.remove($0, hash: PendingIndex.hash($0)) }) else {
+      return false
     }
-    return node.entry
+    s.heap.remove(at: record.heapIndex)
+    return true
   }
 
   public mutating func removeAll() -> Int {
-    let n = heap.count
+    let n = storage.heap.count
     storage = Storage()
     return n
   }
 
   /// Every entry, in no particular order.
-  public var unordered: [PendingRequest] { heap.map(\.entry) }
+  public var unordered: [PendingRequest] { storage.heap.slots.map(\.record.entry) }
+
+  /// Every record, in no particular order (reads dates without building requests).
+  var records: [PendingRecord] { storage.heap.records }
 
   /// Up to `limit` entries strictly after `cursor` (when given), in (date, identifier)
   /// order, plus whether more follow.
   public func ordered(after cursor: (Instant, String)?, limit: Int) -> (entries: [PendingRequest], more: Bool) {
     var out: [PendingRequest] = []
-    out.reserveCapacity(min(limit, heap.count, 1024))
+    out.reserveCapacity(min(limit, storage.heap.count, 1024))
     let more = visitOrdered(after: cursor, limit: limit) { out.append($0) }
     return (out, more)
   }
@@ -115,101 +147,20 @@ public struct PendingSchedule: Sendable {
   /// Calls `body` with up to `limit` entries after `cursor`, in order, without copying
   /// them into an array; returns whether more follow.
   public func visitOrdered(after cursor: (Instant, String)?, limit: Int, _ body: (PendingRequest) -> Void) -> Bool {
+    visitOrderedViews(after: cursor, limit: limit) { body($0.entry) }
+  }
+
+  /// The same, handing out views of the records instead of requests.
+  public func visitOrderedViews(after cursor: (Instant, String)?, limit: Int, _ body: (PendingView) -> Void) -> Bool {
     var visited = 0
-    var frontier = IndexHeap(keys: heap)
-    if !heap.isEmpty { frontier.push(0) }
-    while let i = frontier.pop() {
-      let node = heap[i]
-      if cursor.map({ Self.precedes(($0.0, $0.1), node.entry) }) ?? true {
+    var walk = OrderedWalk(storage.heap)
+    while let record = walk.next() {
+      if cursor.map({ PendingRecord.precedes($0, record) }) ?? true {
         if visited == limit { return true }
-        body(node.entry)
+        body(PendingView(record: record))
         visited += 1
       }
-      let l = 2 * i + 1
-      if l < heap.count { frontier.push(l) }
-      if l + 1 < heap.count { frontier.push(l + 1) }
     }
     return false
-  }
-
-  static func precedes(_ key: (Instant, String), _ b: PendingRequest) -> Bool {
-    key.0 < b.nextDate || (key.0 == b.nextDate && key.1 < b.identifier)
-  }
-
-  static func less(_ a: PendingRequest, _ b: PendingRequest) -> Bool {
-    a.nextDate < b.nextDate || (a.nextDate == b.nextDate && a.identifier < b.identifier)
-  }
-
-  private func less(_ i: Int, _ j: Int) -> Bool { Self.less(heap[i].entry, heap[j].entry) }
-
-  private mutating func restore(_ i: Int) {
-    if i > 0, less(i, (i - 1) / 2) { siftUp(i) } else { siftDown(i) }
-  }
-
-  private mutating func siftUp(_ start: Int) {
-    var i = start
-    while i > 0 {
-      let p = (i - 1) / 2
-      guard less(i, p) else { break }
-      swapAt(i, p)
-      i = p
-    }
-  }
-
-  private mutating func siftDown(_ start: Int) {
-    var i = start
-    while true {
-      let l = 2 * i + 1
-      var m = i
-      if l < heap.count, less(l, m) { m = l }
-      if l + 1 < heap.count, less(l + 1, m) { m = l + 1 }
-      if m == i { return }
-      swapAt(i, m)
-      i = m
-    }
-  }
-
-  private mutating func swapAt(_ i: Int, _ j: Int) {
-    heap.swapAt(i, j)
-    heap[i].index = i
-    heap[j].index = j
-  }
-}
-
-/// A small heap of indices into the schedule's heap, ordered by the entries they name.
-private struct IndexHeap {
-  let keys: [PendingSchedule.Node]
-  var items: [Int] = []
-
-  init(keys: [PendingSchedule.Node]) { self.keys = keys }
-
-  mutating func push(_ x: Int) {
-    items.append(x)
-    var i = items.count - 1
-    while i > 0 {
-      let p = (i - 1) / 2
-      guard PendingSchedule.less(keys[items[i]].entry, keys[items[p]].entry) else { break }
-      items.swapAt(i, p)
-      i = p
-    }
-  }
-
-  mutating func pop() -> Int? {
-    guard let top = items.first else { return nil }
-    let last = items.removeLast()
-    if !items.isEmpty {
-      items[0] = last
-      var i = 0
-      while true {
-        let l = 2 * i + 1
-        var m = i
-        if l < items.count, PendingSchedule.less(keys[items[l]].entry, keys[items[m]].entry) { m = l }
-        if l + 1 < items.count, PendingSchedule.less(keys[items[l + 1]].entry, keys[items[m]].entry) { m = l + 1 }
-        if m == i { break }
-        items.swapAt(i, m)
-        i = m
-      }
-    }
-    return top
   }
 }

@@ -23,7 +23,7 @@ enum ListPending: Method {
       o.reserveCapacity(64 + min(limit ?? 100, 1000) * 400)
       WireBytes.key(#"{"requests":["#, &o)
       var first = true
-      let next = call.center.visitPending(app: app, after: after, limit: limit) { entry in
+      let next = call.center.visitPendingViews(app: app, after: after, limit: limit) { entry in
         if !first { o.append(UInt8(ascii: ",")) }
         first = false
         WireBytes.pending(entry, &o)

@@ -1,0 +1,44 @@
+/// A pending request read in place: its dates and trigger, and its text fields as the
+/// UTF-8 bytes stored in its record, so a listing can write them out without building
+/// a `PendingRequest` (several string and array allocations) for each.
+///
+/// Meant to be read during the visit that hands it out: it keeps its record alive, but
+/// shows the record's current contents, which later calls may change.
+public struct PendingView {
+  let record: PendingRecord
+
+  /// The text fields a record stores as bytes.
+  public enum Text: Sendable {
+    case identifier, title, body, categoryIdentifier, threadIdentifier
+    /// The compact JSON text of `userInfo`.
+    case userInfo
+  }
+
+  public var nextDate: Instant { record.nextDate }
+  public var anchor: Instant { record.header.anchor }
+  public var trigger: Trigger? { record.header.trigger }
+  /// The content's less common fields (subtitle, badge, sound, ...) all have their
+  /// defaults, so the text fields are the whole content.
+  public var hasOnlyCommonContent: Bool { record.header.extras == nil }
+
+  public var identifier: String { record.identifier }
+  /// The request as a value.
+  public var entry: PendingRequest { record.entry }
+
+  /// Calls `body` with the field's UTF-8 (valid only during the call).
+  public func withUTF8<R>(_ field: Text, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+    let h = record.header
+    let (from, to): (UInt32, UInt32) =
+      switch field {
+      case .identifier: (0, h.identifierEnd)
+      case .title: (h.identifierEnd, h.titleEnd)
+      case .body: (h.titleEnd, h.bodyEnd)
+      case .categoryIdentifier: (h.bodyEnd, h.categoryEnd)
+      case .threadIdentifier: (h.categoryEnd, h.threadEnd)
+      case .userInfo: (h.threadEnd, h.userInfoEnd)
+      }
+    return record.withUnsafeMutablePointerToElements {
+      body(UnsafeBufferPointer(start: $0 + Int(from), count: Int(to - from)))
+    }
+  }
+}
