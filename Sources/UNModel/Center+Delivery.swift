@@ -47,14 +47,14 @@ extension Center {
       }
       guard let (appId, entry) = due else { break }
       if movingClock { clock.set(entry.nextDate) }
-      changes.pending(appId, entry.identifier)
       withApp(appId) { app in
         if let trigger = entry.request.trigger, trigger.repeats,
           let nextDate = trigger.nextDate(anchor: entry.anchor, after: late ? limit : entry.nextDate)
         {
           app.pending.reschedule(entry.identifier, to: nextDate)
+          changes.pending(appId, entry.identifier)
         } else {
-          app.pending.discard(entry.identifier)
+          changes.pending(appId, entry.identifier, removed: app.pending.take(entry.identifier))
         }
       }
       if late {

@@ -47,8 +47,8 @@ extension Center {
       return result
     }
     guard let trigger = request.trigger else {
-      touchApp(appId, existing).pending.discard(request.identifier)
-      changes.pending(appId, request.identifier)
+      let removed = touchApp(appId, existing).pending.take(request.identifier)
+      changes.pending(appId, request.identifier, removed: removed)
       result.scheduled = true
       result.replaced = isReplacement
       if isReplacement { emit(.replaced, app: appId, identifier: request.identifier) }
@@ -62,8 +62,8 @@ extension Center {
       // It replaces the pending request of the same identifier, as any new request does,
       // but is not kept itself.
       if isReplacement {
-        touchApp(appId, existing).pending.discard(request.identifier)
-        changes.pending(appId, request.identifier)
+        let removed = touchApp(appId, existing).pending.take(request.identifier)
+        changes.pending(appId, request.identifier, removed: removed)
         result.replaced = true
       }
       result.warnings.append("not scheduled: the calendar trigger can never fire (no matching date after \(now.rfc3339))")
@@ -75,16 +75,16 @@ extension Center {
     }
     additionSequence += 1
     changes.global()
-    changes.pending(appId, request.identifier)
     let app = touchApp(appId, existing)
-    app.pending.upsert(request, anchor: now, nextDate: firstDate, addedSequence: additionSequence, hash: hash)
+    let replaced = app.pending.upsert(
+      request, anchor: now, nextDate: firstDate, addedSequence: additionSequence, hash: hash)
+    changes.pending(appId, request.identifier, removed: replaced)
     let dropped =
-      configuration.iosLimits ? Self.dropLeastRecentlyAdded(app, keeping: configuration.effectivePendingLimit) : []
+      configuration.iosLimits ? dropLeastRecentlyAdded(app, keeping: configuration.effectivePendingLimit) : []
     // The event's date is the call's `now`, the instant the request was added.
     emit(
       isReplacement ? .replaced : .scheduled, app: appId, identifier: request.identifier, nextTriggerDate: firstDate,
       at: now)
-    for id in dropped { changes.pending(appId, id) }
     for id in dropped { emit(.dropped, app: appId, [("identifier", .string(id)), ("reason", .string("iosLimits"))]) }
     result.scheduled = true
     result.replaced = isReplacement
@@ -93,12 +93,12 @@ extension Center {
   }
 
   /// `--ios-limits`: keeps the most recently added requests (observed iOS 18/26 behaviour).
-  static func dropLeastRecentlyAdded(_ app: AppState, keeping limit: Int) -> [String] {
+  func dropLeastRecentlyAdded(_ app: AppState, keeping limit: Int) -> [String] {
     var dropped: [String] = []
     while app.pending.count > limit {
       guard let oldest = app.pending.records.min(by: { $0.addedSequence < $1.addedSequence }) else { break }
       let id = oldest.identifier
-      app.pending.discard(id)
+      changes.pending(app.appId, id, removed: app.pending.take(id))
       dropped.append(id)
     }
     return dropped
@@ -137,13 +137,14 @@ extension Center {
   public func removePending(app appId: String, identifiers: [String]?) -> Int {
     guard apps[appId] != nil else { return 0 }
     let removed: [String] = withApp(appId) { app in
-      guard let identifiers else {
-        defer { _ = app.pending.removeAll() }
-        return app.pending.records.map(\.identifier).sorted()
+      var removed: [String] = []
+      for id in identifiers ?? app.pending.records.map(\.identifier).sorted() {
+        guard let sequence = app.pending.take(id) else { continue }
+        changes.pending(appId, id, removed: sequence)
+        removed.append(id)
       }
-      return identifiers.filter { app.pending.discard($0) }
+      return removed
     }
-    for id in removed { changes.pending(appId, id) }
     if !removed.isEmpty {
       emit(.removed, app: appId, [("list", .string("pending")), ("identifiers", .strings(removed))])
     }

@@ -12,6 +12,9 @@ public struct ChangeTracker: Sendable {
   public internal(set) var apps = Set<String>()
   public internal(set) var categories = Set<String>()
   public internal(set) var pending = Set<Key>()
+  /// The addition sequences of pending requests removed or replaced: their stored rows
+  /// are numbered by it (`pending` lists what to write for the identifiers now).
+  public internal(set) var removedPending: [UInt64] = []
   public internal(set) var delivered = Set<Key>()
   public internal(set) var queued = Set<String>()
   /// Apps wiped by `reset`: everything stored for them goes first.
@@ -20,13 +23,19 @@ public struct ChangeTracker: Sendable {
   public internal(set) var globals = false
 
   public var isEmpty: Bool {
-    apps.isEmpty && categories.isEmpty && pending.isEmpty && delivered.isEmpty && queued.isEmpty && resets.isEmpty
+    apps.isEmpty && categories.isEmpty && pending.isEmpty && removedPending.isEmpty && delivered.isEmpty && queued.isEmpty && resets.isEmpty
       && !globals
   }
 
   mutating func app(_ app: String) { if isEnabled { apps.insert(app) } }
   mutating func categories(_ app: String) { if isEnabled { categories.insert(app) } }
   mutating func pending(_ app: String, _ id: String) { if isEnabled { pending.insert(Key(app: app, identifier: id)) } }
+  /// A pending request left, or was replaced; `sequence` nil when there was none.
+  mutating func pending(_ app: String, _ id: String, removed sequence: UInt64?) {
+    guard isEnabled else { return }
+    pending.insert(Key(app: app, identifier: id))
+    if let sequence { removedPending.append(sequence) }
+  }
   mutating func delivered(_ app: String, _ id: String) {
     if isEnabled { delivered.insert(Key(app: app, identifier: id)) }
   }

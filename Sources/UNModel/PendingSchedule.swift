@@ -39,6 +39,9 @@ public struct PendingSchedule: Sendable {
 
   public func contains(_ identifier: String) -> Bool { record(identifier) != nil }
 
+  /// The request read in place (no `PendingRequest` built), for writing it out.
+  public func view(_ identifier: String) -> PendingView? { record(identifier).map(PendingView.init(record:)) }
+
   /// The hash of an identifier, for a caller that looks it up more than once.
   static func hash(_ identifier: String) -> Int { withUTF8Bytes(identifier) { PendingIndex.hash($0) } }
 
@@ -67,11 +70,11 @@ public struct PendingSchedule: Sendable {
   }
 
   /// Inserts or replaces a request, whose identifier hashes to `hash`, with its dates;
-  /// returns whether it replaced one.
+  /// returns the addition sequence of the request it replaced, if any.
   @discardableResult
   mutating func upsert(
     _ request: NotificationRequest, anchor: Instant, nextDate: Instant, addedSequence: UInt64, hash: Int
-  ) -> Bool {
+  ) -> UInt64? {
     makeUnique()
     let s = storage
     let found = withUTF8Bytes(request.identifier) { s.index.find($0, hash: hash) }
@@ -79,8 +82,9 @@ public struct PendingSchedule: Sendable {
       let record = PendingRecord.make(request, anchor: anchor, nextDate: nextDate, addedSequence: addedSequence)
       s.heap.insert(record)
       s.index.insert(record, hash: hash)
-      return false
+      return nil
     }
+    let replaced = record.addedSequence
     let i = record.heapIndex
     if record.overwrite(request, anchor: anchor, nextDate: nextDate, addedSequence: addedSequence) {
       s.heap.update(at: i)
@@ -89,7 +93,7 @@ public struct PendingSchedule: Sendable {
       withUTF8Bytes(request.identifier) { s.index.replace($0, hash: hash, with: bigger) }
       s.heap.put(bigger, at: i)
     }
-    return true
+    return replaced
   }
 
   /// Moves a request to a new next date (a repeating trigger that fired); false when
@@ -113,14 +117,18 @@ public struct PendingSchedule: Sendable {
 
   /// Removes a request without reading it back; returns whether there was one.
   @discardableResult
-  mutating func discard(_ identifier: String) -> Bool {
+  mutating func discard(_ identifier: String) -> Bool { take(identifier) != nil }
+
+  /// Removes a request without reading it back; returns its addition sequence.
+  @discardableResult
+  mutating func take(_ identifier: String) -> UInt64? {
     makeUnique()
     let s = storage
     guard let record = withUTF8Bytes(identifier, { s.index.remove($0, hash: PendingIndex.hash($0)) }) else {
-      return false
+      return nil
     }
     s.heap.remove(at: record.heapIndex)
-    return true
+    return record.addedSequence
   }
 
   public mutating func removeAll() -> Int {

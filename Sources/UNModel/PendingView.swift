@@ -16,6 +16,7 @@ public struct PendingView {
 
   public var nextDate: Instant { record.nextDate }
   public var anchor: Instant { record.header.anchor }
+  public var addedSequence: UInt64 { record.header.addedSequence }
   public var trigger: Trigger? { record.header.trigger }
   /// The content's less common fields (subtitle, badge, sound, ...) all have their
   /// defaults, so the text fields are the whole content.

@@ -85,13 +85,14 @@ final class Persistence {
       guard let state = center.apps[app] else { continue }
       out.append(put(Table.categories, app, "", .array(state.categories.map(ModelEncoding.category))))
     }
+    // Pending rows are numbered by their addition sequence: the rows of removed or
+    // replaced requests go, then each changed identifier's current request is written.
+    for sequence in changes.removedPending { out.append(.deleteNumbered(table: Table.pending, number: sequence)) }
     for key in changes.pending {
-      if let entry = center.apps[key.app]?.pending[key.identifier] {
-        out.append(
-          .put(StoredRow(table: Table.pending, app: key.app, key: key.identifier, value: StateCodec.pendingRow(entry))))
-      } else {
-        out.append(.delete(table: Table.pending, app: key.app, key: key.identifier))
-      }
+      guard let view = center.apps[key.app]?.pending.view(key.identifier) else { continue }
+      out.append(
+        .putNumbered(
+          table: Table.pending, app: key.app, number: view.addedSequence, value: StateCodec.pendingRow(view)))
     }
     for key in changes.delivered {
       if let n = center.apps[key.app]?.delivered[key.identifier] {

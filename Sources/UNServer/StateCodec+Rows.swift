@@ -25,6 +25,44 @@ extension StateCodec {
     return o
   }
 
+  /// The same row written from the stored request in place: the common shape (only the
+  /// common content fields, a time-interval trigger) straight from the record's bytes,
+  /// anything else through the request value.  The same bytes either way (tested).
+  static func pendingRow(_ v: PendingView) -> [UInt8] {
+    guard v.hasOnlyCommonContent, case .timeInterval(let t)? = v.trigger else { return pendingRow(v.entry) }
+    var o: [UInt8] = []
+    o.reserveCapacity(256)
+    WireBytes.key(#"{"request":{"identifier":"#, &o)
+    v.withUTF8(.identifier) { JSONWriter.appendString(utf8: $0, to: &o) }
+    WireBytes.key(#","content":"#, &o)
+    var first = true
+    func text(_ key: StaticString, _ field: PendingView.Text, raw: Bool = false) {
+      v.withUTF8(field) { bytes in
+        guard !bytes.isEmpty, !(raw && bytes.count == 2) else { return }  // "" and {} are defaults
+        o.append(first ? UInt8(ascii: "{") : UInt8(ascii: ","))
+        first = false
+        WireBytes.key(key, &o)
+        if raw { o.append(contentsOf: bytes) } else { JSONWriter.appendString(utf8: bytes, to: &o) }
+      }
+    }
+    text(#""title":"#, .title)
+    text(#""body":"#, .body)
+    text(#""userInfo":"#, .userInfo, raw: true)
+    text(#""categoryIdentifier":"#, .categoryIdentifier)
+    text(#""threadIdentifier":"#, .threadIdentifier)
+    if first { o.append(UInt8(ascii: "{")) }
+    WireBytes.key(#"},"trigger":"#, &o)
+    JSONWriter.append(ModelEncoding.trigger(.timeInterval(t)), to: &o)
+    WireBytes.key(#"},"anchor":"#, &o)
+    JSONWriter.appendRaw(String(v.anchor.milliseconds), to: &o)
+    WireBytes.key(#","next":"#, &o)
+    JSONWriter.appendRaw(String(v.nextDate.milliseconds), to: &o)
+    WireBytes.key(#","added":"#, &o)
+    JSONWriter.appendRaw(String(v.addedSequence), to: &o)
+    o.append(UInt8(ascii: "}"))
+    return o
+  }
+
   /// The content object with the fields that are not at their default values.
   static func changedContent(_ c: Content, _ o: inout [UInt8]) {
     var first = true

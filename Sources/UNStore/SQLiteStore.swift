@@ -11,17 +11,26 @@ public final class SQLiteStore: StateStore {
     case normal, full
   }
 
-  /// 2: rows in a rowid table with a unique index on the key.  A new row is appended
-  /// and only its small index entry lands among the others, so a commit of many new
-  /// pending requests writes far fewer pages than with whole rows kept in key order (1).
+  /// 2: numbered rows (`StoreChange.putNumbered`, pending requests) in their own table.
   public static let schemaVersion: Int32 = 2
   static let createRows =
-    "CREATE TABLE rows (tbl TEXT NOT NULL, app TEXT NOT NULL, key TEXT NOT NULL, value BLOB NOT NULL, UNIQUE (tbl, app, key))"
+    "CREATE TABLE rows (tbl TEXT NOT NULL, app TEXT NOT NULL, key TEXT NOT NULL, value BLOB NOT NULL, PRIMARY KEY (tbl, app, key)) WITHOUT ROWID"
+  /// Numbers are unique across the table (the server numbers pending requests only), so
+  /// the number is the rowid: a new row is appended to the table's B-tree.  No index on
+  /// `app`: it would cost every insert, and only `reset` deletes by app (a scan, as for
+  /// `rows`).
+  static let createNumbered = [
+    "CREATE TABLE numbered (num INTEGER PRIMARY KEY, tbl TEXT NOT NULL, app TEXT NOT NULL, value BLOB NOT NULL)"
+  ]
+
   public let path: String
   private var db: OpaquePointer?
   private var put: OpaquePointer?
   private var delete: OpaquePointer?
   private var deleteApp: OpaquePointer?
+  private var deleteAppNumbered: OpaquePointer?
+  private var putNumbered: OpaquePointer?
+  private var deleteNumbered: OpaquePointer?
 
   public init(directory: String, durability: Durability) throws(StoreError) {
     path = directory.hasSuffix("/") ? directory + "uncenter.db" : directory + "/uncenter.db"
@@ -74,6 +83,10 @@ public final class SQLiteStore: StateStore {
     try exec("PRAGMA locking_mode=EXCLUSIVE")
     try exec("PRAGMA journal_mode=WAL")
     try exec("PRAGMA synchronous=\(durability == .full ? "FULL" : "NORMAL")")
+    // A page cache of 64 MiB (SQLite's default is 2 MiB): with hundreds of thousands of
+    // pending requests, the key index's pages then stay in memory instead of being read
+    // back from the file on every commit.
+    try exec("PRAGMA cache_size=-65536")
     // Every pending request is a row; a larger page cache (64 MiB, default 2 MiB) keeps the
     // B-tree's inner pages in memory once the state outgrows the default.
     try exec("PRAGMA cache_size=-65536")
@@ -82,16 +95,18 @@ public final class SQLiteStore: StateStore {
     case 0:
       try exec("BEGIN")
       try exec(Self.createRows)
+      for statement in Self.createNumbered { try exec(statement) }
       try exec("PRAGMA user_version=\(Self.schemaVersion)")
       try exec("COMMIT")
     case 1:
-      // Version 1 kept whole rows in the key's B-tree (WITHOUT ROWID): rows move to a
-      // rowid table, in one transaction.
+      // Version 1 kept pending requests among the keyed rows: they move to the numbered
+      // table, numbered by the addition sequence their record holds, in one transaction.
       try exec("BEGIN")
-      try exec(Self.createRows.replacingOccurrences(of: "TABLE rows", with: "TABLE rows_v2"))
-      try exec("INSERT INTO rows_v2 (tbl, app, key, value) SELECT tbl, app, key, value FROM rows ORDER BY tbl, app, key")
-      try exec("DROP TABLE rows")
-      try exec("ALTER TABLE rows_v2 RENAME TO rows")
+      for statement in Self.createNumbered { try exec(statement) }
+      try exec(
+        "INSERT INTO numbered (num, tbl, app, value) SELECT json_extract(CAST(value AS TEXT), '$.added'), tbl, app, value FROM rows WHERE tbl = 'pending'"
+      )
+      try exec("DELETE FROM rows WHERE tbl = 'pending'")
       try exec("PRAGMA user_version=\(Self.schemaVersion)")
       try exec("COMMIT")
     case Self.schemaVersion:
@@ -103,6 +118,9 @@ public final class SQLiteStore: StateStore {
     put = try prepare("INSERT OR REPLACE INTO rows (tbl, app, key, value) VALUES (?1, ?2, ?3, ?4)")
     delete = try prepare("DELETE FROM rows WHERE tbl = ?1 AND app = ?2 AND key = ?3")
     deleteApp = try prepare("DELETE FROM rows WHERE app = ?1")
+    deleteAppNumbered = try prepare("DELETE FROM numbered WHERE app = ?1")
+    putNumbered = try prepare("INSERT OR REPLACE INTO numbered (tbl, num, app, value) VALUES (?1, ?2, ?3, ?4)")
+    deleteNumbered = try prepare("DELETE FROM numbered WHERE num = ?2 AND tbl = ?1")
   }
 
   private func userVersion() throws(StoreError) -> Int32 {
@@ -119,7 +137,8 @@ public final class SQLiteStore: StateStore {
   }
 
   public func loadAll() throws(StoreError) -> [StoredRow] {
-    let stmt = try prepare("SELECT tbl, app, key, value FROM rows ORDER BY tbl, app, key")
+    let stmt = try prepare(
+      "SELECT tbl, app, key, value FROM rows UNION ALL SELECT tbl, app, CAST(num AS TEXT), value FROM numbered ORDER BY 1, 2, 3")
     defer { sqlite3_finalize(stmt) }
     var rows: [StoredRow] = []
     while true {
@@ -165,9 +184,30 @@ public final class SQLiteStore: StateStore {
       bind(stmt, 2, app)
       bind(stmt, 3, key)
     case .deleteApp(let app):
+      try run(deleteAppNumbered) { bind($0, 1, app) }
       stmt = deleteApp
       bind(stmt, 1, app)
+    case .putNumbered(let table, let app, let number, let value):
+      stmt = putNumbered
+      bind(stmt, 1, table)
+      sqlite3_bind_int64(stmt, 2, Int64(bitPattern: number))
+      bind(stmt, 3, app)
+      _ = value.withUnsafeBytes { sqlite3_bind_blob(stmt, 4, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32($0.count), uncenter_sqlite_transient()) }
+    case .deleteNumbered(let table, let number):
+      stmt = deleteNumbered
+      bind(stmt, 1, table)
+      sqlite3_bind_int64(stmt, 2, Int64(bitPattern: number))
     }
+    defer {
+      sqlite3_reset(stmt)
+      sqlite3_clear_bindings(stmt)
+    }
+    guard sqlite3_step(stmt) == SQLITE_DONE else { throw fail("writing the state") }
+  }
+
+  /// Binds, steps and resets one statement.
+  private func run(_ stmt: OpaquePointer?, _ bindings: (OpaquePointer?) -> Void) throws(StoreError) {
+    bindings(stmt)
     defer {
       sqlite3_reset(stmt)
       sqlite3_clear_bindings(stmt)
@@ -180,10 +220,8 @@ public final class SQLiteStore: StateStore {
   }
 
   public func close() {
-    for stmt in [put, delete, deleteApp] { sqlite3_finalize(stmt) }
-    put = nil
-    delete = nil
-    deleteApp = nil
+    for stmt in [put, delete, deleteApp, deleteAppNumbered, putNumbered, deleteNumbered] { sqlite3_finalize(stmt) }
+    (put, delete, deleteApp, deleteAppNumbered, putNumbered, deleteNumbered) = (nil, nil, nil, nil, nil, nil)
     if db != nil { sqlite3_close(db) }
     db = nil
   }

@@ -32,6 +32,12 @@ public enum StoreChange: Sendable, Hashable {
   case delete(table: String, app: String, key: String)
   /// Every row of the app, in every table (`reset`).
   case deleteApp(String)
+  /// A row addressed by a number the server assigns once and never reuses, unique across
+  /// all tables (a pending request's addition sequence), instead of a key.  Kept in number order, new rows are
+  /// appended rather than slotted in among the others, so a commit of many new rows
+  /// touches few pages.  Loaded with the number as its key.
+  case putNumbered(table: String, app: String, number: UInt64, value: [UInt8])
+  case deleteNumbered(table: String, number: UInt64)
 }
 
 /// Why the store cannot go on: the message says what and where.
@@ -59,6 +65,9 @@ public final class MemoryStore: StateStore {
       case .put(let row): rows[Self.id(row.table, row.app, row.key)] = row
       case .delete(let table, let app, let key): rows[Self.id(table, app, key)] = nil
       case .deleteApp(let app): rows = rows.filter { $0.value.app != app }
+      case .putNumbered(let table, let app, let number, let value):
+        rows[Self.id(table, "\u{1}", String(number))] = StoredRow(table: table, app: app, key: String(number), value: value)
+      case .deleteNumbered(let table, let number): rows[Self.id(table, "\u{1}", String(number))] = nil
       }
     }
   }

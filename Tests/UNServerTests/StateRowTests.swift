@@ -57,6 +57,32 @@ final class StateRowTests: XCTestCase {
     _ = try roundTrip(pending(c, nil))
   }
 
+  func testRowFromTheStoredRecordIsTheSameBytes() throws {
+    var schedule = PendingSchedule()
+    var requests: [PendingRequest] = []
+    var common = Content()
+    common.title = "Standup"
+    common.body = "Daily \"standup\" — room 4"
+    common.categoryIdentifier = "reminder"
+    common.threadIdentifier = "team"
+    common.userInfo = JSONText(bytes: Array(#"{"seq":1}"#.utf8))
+    var rare = common
+    rare.badge = 2
+    let interval = Trigger.timeInterval(try TimeIntervalTrigger(seconds: 86400.5, repeats: false))
+    for (i, (content, trigger)) in [(common, interval), (Content(), interval), (rare, interval), (common, nil)].enumerated() {
+      var p = pending(content, trigger)
+      p.request.identifier = "id-\(i)-é"
+      requests.append(p)
+      schedule.upsert(p)
+    }
+    for p in requests {
+      let view = try XCTUnwrap(schedule.view(p.identifier))
+      let fromView = StateCodec.pendingRow(view)
+      XCTAssertEqual(String(decoding: fromView, as: UTF8.self), String(decoding: StateCodec.pendingRow(p), as: UTF8.self))
+      XCTAssertEqual(try StateCodec.decodePending(try JSONParser.parse(fromView)), p)
+    }
+  }
+
   func testFieldsAtTheirDefaultsAreLeftOut() throws {
     var c = Content()
     c.title = "Standup"

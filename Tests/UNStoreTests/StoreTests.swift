@@ -27,6 +27,14 @@ final class StoreTests: XCTestCase {
     try store.commit([])
     let rows = try store.loadAll()
     XCTAssertEqual(rows, [row("meta", "", "globals", "{}"), row("pending", "a", "r1", "ONE")])
+    // Numbered rows: replaced by number, deleted by number or with their app, loaded with
+    // the number as key.
+    let numbered = { (app: String, n: UInt64, text: String) in
+      StoreChange.putNumbered(table: "queue", app: app, number: n, value: Array(text.utf8))
+    }
+    try store.commit([numbered("a", 7, "seven"), numbered("a", 8, "eight"), numbered("b", 9, "nine")])
+    try store.commit([numbered("a", 7, "SEVEN"), .deleteNumbered(table: "queue", number: 8), .deleteApp("b")])
+    XCTAssertEqual(try store.loadAll().filter { $0.table == "queue" }, [row("queue", "a", "7", "SEVEN")])
   }
 
   func testMemoryStoreAppliesChangesInOrder() throws {
@@ -38,7 +46,7 @@ final class StoreTests: XCTestCase {
     try exercise(store)
     store.close()
     let reopened = try SQLiteStore(directory: directory, durability: .full)
-    XCTAssertEqual(try reopened.loadAll().map(\.key), ["globals", "r1"])
+    XCTAssertEqual(try reopened.loadAll().map(\.key), ["globals", "r1", "7"])
     XCTAssertTrue(FileManager.default.fileExists(atPath: directory + "/uncenter.db"))
   }
 
@@ -75,7 +83,7 @@ final class StoreTests: XCTestCase {
       import sqlite3, sys
       c = sqlite3.connect(sys.argv[1])
       c.execute("CREATE TABLE rows (tbl TEXT NOT NULL, app TEXT NOT NULL, key TEXT NOT NULL, value BLOB NOT NULL, PRIMARY KEY (tbl, app, key)) WITHOUT ROWID")
-      c.execute("INSERT INTO rows VALUES ('pending', 'com.a', 'x', X'7B7D')")
+      c.execute("INSERT INTO rows VALUES ('pending', 'com.a', 'x', CAST('{\\"request\\":{},\\"added\\":12}' AS BLOB))")
       c.execute("INSERT INTO rows VALUES ('app', 'com.a', '', X'5B5D')")
       c.execute("PRAGMA user_version=1")
       c.commit()
@@ -86,17 +94,19 @@ final class StoreTests: XCTestCase {
     try helper.run()
     helper.waitUntilExit()
     XCTAssertEqual(helper.terminationStatus, 0)
+    let pendingValue = Array(#"{"request":{},"added":12}"#.utf8)
     let store = try SQLiteStore(directory: directory, durability: .normal)
+    // The pending row is now numbered by its addition sequence.
     XCTAssertEqual(
       try store.loadAll(),
       [
         StoredRow(table: "app", app: "com.a", key: "", value: Array("[]".utf8)),
-        StoredRow(table: "pending", app: "com.a", key: "x", value: Array("{}".utf8)),
+        StoredRow(table: "pending", app: "com.a", key: "12", value: pendingValue),
       ])
-    // The migrated table still replaces a row by its key.
-    try store.commit([.put(StoredRow(table: "pending", app: "com.a", key: "x", value: Array("[1]".utf8)))])
-    XCTAssertEqual(try store.loadAll().last?.value, Array("[1]".utf8))
-    XCTAssertEqual(try store.loadAll().count, 2)
+    try store.commit([.deleteNumbered(table: "pending", number: 12)])
+    XCTAssertEqual(try store.loadAll().count, 1)
+    store.close()
+    XCTAssertEqual(try SQLiteStore(directory: directory, durability: .normal).loadAll().count, 1)
   }
 
   func testStateDirectoryThatIsAFileIsRefused() throws {
