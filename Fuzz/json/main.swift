@@ -59,6 +59,11 @@ private func significantDigits(_ text: String) -> Int {
   return mantissa.drop { $0 == "0" }.count
 }
 
+/// Digits of the mantissa, leading zeros included.
+private func mantissaDigits(_ text: String) -> Int {
+  text.prefix { $0 != "e" && $0 != "E" }.filter(\.isNumber).count
+}
+
 private func withoutBOM(_ s: String) -> String {
   guard s.unicodeScalars.contains("\u{FEFF}") else { return s }
   var out = String.UnicodeScalarView()
@@ -91,9 +96,11 @@ private func difference(_ ours: JSONValue, _ theirs: Any, path: String) -> Strin
     // is the same number (ours is Swift's correctly rounded Double(String)).
     if abs(d - other) <= 4 * max(d.ulp, other.ulp) { return nil }
     // Foundation reads long numbers through Decimal and its Double is not always the
-    // nearest one (`0.23456789012345687` comes back as `0.234567890123457`): beyond 15
-    // significant digits, or for subnormals, only a close value is required.
-    if significantDigits(text) > 15 || (d != 0 && abs(d) < Double.leastNormalMagnitude) {
+    // nearest one (`0.23456789012345687` comes back as `0.234567890123457`, and `0.` then
+    // 104 zeros and `1` as `1.000000000000001e-105`): beyond 15 significant digits, a
+    // mantissa written with more than 15 digits, or for subnormals, only a close value
+    // is required.
+    if significantDigits(text) > 15 || mantissaDigits(text) > 15 || (d != 0 && abs(d) < Double.leastNormalMagnitude) {
       if abs(d - other) <= 1e-9 * max(abs(d), abs(other)) || abs(d - other) < 1e-300 { return nil }
     }
     return "\(path): number \(text) = \(d) vs \(other)"
