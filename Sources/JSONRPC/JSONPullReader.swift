@@ -144,7 +144,14 @@ public struct JSONPullReader {
   @inlinable
   public mutating func null() -> Bool {
     guard peek() == UInt8(ascii: "n") else { return false }
-    return (try? reader.readLiteral("null")) != nil
+    let start = reader.index
+    guard (try? reader.readLiteral("null")) != nil else {
+      // Not `null` after all (`nul`, `n"x"`): leave the cursor where it was, so the next
+      // read sees the same bytes and refuses them.
+      reader.index = start
+      return false
+    }
+    return true
   }
 
   /// A number's exact text, as the tree keeps it.

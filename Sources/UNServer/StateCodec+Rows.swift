@@ -13,16 +13,21 @@ extension StateCodec {
     WireBytes.string(p.request.identifier, &o)
     WireBytes.key(#","content":"#, &o)
     changedContent(p.request.content, &o)
-    WireBytes.key(#","trigger":"#, &o)
-    JSONWriter.append(ModelEncoding.trigger(p.request.trigger), to: &o)
-    WireBytes.key(#"},"anchor":"#, &o)
-    JSONWriter.appendRaw(String(p.anchor.milliseconds), to: &o)
-    WireBytes.key(#","next":"#, &o)
-    JSONWriter.appendRaw(String(p.nextDate.milliseconds), to: &o)
-    WireBytes.key(#","added":"#, &o)
-    JSONWriter.appendRaw(String(p.addedSequence), to: &o)
-    o.append(UInt8(ascii: "}"))
+    rowEnd(p.request.trigger, anchor: p.anchor, next: p.nextDate, added: p.addedSequence, &o)
     return o
+  }
+
+  /// The trigger and the dates that close a pending row.
+  private static func rowEnd(_ trigger: Trigger?, anchor: Instant, next: Instant, added: UInt64, _ o: inout [UInt8]) {
+    WireBytes.key(#","trigger":"#, &o)
+    JSONWriter.append(ModelEncoding.trigger(trigger), to: &o)
+    WireBytes.key(#"},"anchor":"#, &o)
+    JSONWriter.appendRaw(String(anchor.milliseconds), to: &o)
+    WireBytes.key(#","next":"#, &o)
+    JSONWriter.appendRaw(String(next.milliseconds), to: &o)
+    WireBytes.key(#","added":"#, &o)
+    JSONWriter.appendRaw(String(added), to: &o)
+    o.append(UInt8(ascii: "}"))
   }
 
   /// The same row written from the stored request in place: the common shape (only the
@@ -51,15 +56,8 @@ extension StateCodec {
     text(#""categoryIdentifier":"#, .categoryIdentifier)
     text(#""threadIdentifier":"#, .threadIdentifier)
     if first { o.append(UInt8(ascii: "{")) }
-    WireBytes.key(#"},"trigger":"#, &o)
-    JSONWriter.append(ModelEncoding.trigger(.timeInterval(t)), to: &o)
-    WireBytes.key(#"},"anchor":"#, &o)
-    JSONWriter.appendRaw(String(v.anchor.milliseconds), to: &o)
-    WireBytes.key(#","next":"#, &o)
-    JSONWriter.appendRaw(String(v.nextDate.milliseconds), to: &o)
-    WireBytes.key(#","added":"#, &o)
-    JSONWriter.appendRaw(String(v.addedSequence), to: &o)
     o.append(UInt8(ascii: "}"))
+    rowEnd(.timeInterval(t), anchor: v.anchor, next: v.nextDate, added: v.addedSequence, &o)
     return o
   }
 

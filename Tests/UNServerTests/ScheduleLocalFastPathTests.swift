@@ -102,6 +102,10 @@ final class ScheduleLocalFastPathTests: XCTestCase {
       envelope(#"{"identifier":"x","content":{},"trigger":{"type":"timeInterval","timeInterval":5,"repeats":1}}"#),
       envelope(#"{"identifier":"x","content":{},"trigger":5}"#),
       envelope(#"{"\u0069dentifier":"x","content":{}}"#),
+      // A literal that starts like null but is not one must not be skipped over.
+      envelope(#"{"identifier":"x","content":{"title":n"a"}}"#), envelope(#"{"app":nul"a","identifier":"x","content":{}}"#),
+      envelope(#"{"identifier":"x","content":{"title":nulll}}"#),
+      envelope(#"{"identifier":"x","content":{},"trigger":n{"type":"timeInterval","timeInterval":5}}"#),
     ] {
       assertDeclined(text)
       if let f = fast(text) { XCTAssertEqual(f, reference(text)) }
