@@ -23,15 +23,15 @@ public struct ChangeTracker: Sendable {
   public internal(set) var globals = false
 
   public var isEmpty: Bool {
-    apps.isEmpty && categories.isEmpty && pending.isEmpty && removedPending.isEmpty && delivered.isEmpty && queued.isEmpty && resets.isEmpty
-      && !globals
+    apps.isEmpty && categories.isEmpty && pending.isEmpty && removedPending.isEmpty && delivered.isEmpty
+      && queued.isEmpty && resets.isEmpty && !globals
   }
 
   mutating func app(_ app: String) { if isEnabled { apps.insert(app) } }
   mutating func categories(_ app: String) { if isEnabled { categories.insert(app) } }
-  mutating func pending(_ app: String, _ id: String) { if isEnabled { pending.insert(Key(app: app, identifier: id)) } }
-  /// A pending request left, or was replaced; `sequence` nil when there was none.
-  mutating func pending(_ app: String, _ id: String, removed sequence: UInt64?) {
+  /// A pending request changed; `removed` is the addition sequence of the one it replaced
+  /// or that left (nil when none did).
+  mutating func pending(_ app: String, _ id: String, removed sequence: UInt64? = nil) {
     guard isEnabled else { return }
     pending.insert(Key(app: app, identifier: id))
     if let sequence { removedPending.append(sequence) }

@@ -43,7 +43,7 @@ struct Call {
   let metrics: Metrics
   let deferral: Deferral
   /// Shared date text of the answers (`WireBytes.date(_:_:cache:)`).
-  var dates = DateTextCache()
+  let dates: DateTextCache
 
   /// Reads the params object, refusing fields other than `allowed`.
   func params(allowed: [String]) throws(RPCError) -> Params {
