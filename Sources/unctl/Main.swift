@@ -13,6 +13,7 @@ enum Main {
 
   static let usage = """
     usage: unctl [--socket PATH] [--json | --human] COMMAND [ARGS...]
+    (the options above may also stand after the command, as in `unctl pending --human`)
 
     commands:
       call METHOD [PARAMS_JSON|-]   send one JSON-RPC request and print the result
@@ -50,36 +51,22 @@ enum Main {
 
   static func run(_ arguments: [String], environment: [String: String]) -> Int32 {
     var args = arguments[...]
-    var socket: String?
-    var json = false
-    var human = false
+    var globals = GlobalOptions()
     let plain = Output(json: false, color: false, errorColor: isatty(2) == 1 && environment["NO_COLOR"] == nil)
-    parsing: while let first = args.first {
-      switch first {
-      case "--socket":
-        args.removeFirst()
-        guard let path = args.popFirst() else {
-          plain.usageError("--socket needs a path", usage: usage)
-          return 2
-        }
-        socket = path
-      case _ where first.hasPrefix("--socket="):
-        args.removeFirst()
-        socket = String(first.dropFirst("--socket=".count))
-      case "--json":
-        args.removeFirst()
-        json = true
-      case "--human":
-        args.removeFirst()
-        human = true
-      case "-h", "--help":
+    while let first = args.first, first.hasPrefix("-") {
+      args.removeFirst()
+      if first == "-h" || first == "--help" {
         print(usage)
         return 0
-      case _ where first.hasPrefix("-"):
-        plain.usageError("unknown option '\(first)'", usage: usage)
+      }
+      do {
+        guard try globals.take(first, from: &args) else {
+          plain.usageError("unknown option '\(first)'", usage: usage)
+          return 2
+        }
+      } catch {
+        plain.usageError(error.message, usage: usage)
         return 2
-      default:
-        break parsing
       }
     }
     guard let name = args.popFirst() else {
@@ -98,15 +85,22 @@ enum Main {
       plain.usageError("unknown command '\(name)'", usage: usage)
       return 2
     }
-    let output = Output.detect(json: json, human: human, environment: environment)
-    let path = SocketPath.resolve(explicit: socket, environment: environment, uid: getuid())
+    let commandArguments: [String]
+    do {
+      commandArguments = try globals.lift(args, keepingValuesOf: command.options)
+    } catch {
+      plain.usageError(error.message, usage: command.usage)
+      return 2
+    }
+    let output = Output.detect(json: globals.json, human: globals.human, environment: environment)
+    let path = SocketPath.resolve(explicit: globals.socket, environment: environment, uid: getuid())
     let context = Context(socketPath: path, output: output, environment: environment)
     if command.name == ScenarioCommand.name {
       // Scenarios start their own daemon unless --socket names one.
-      return RunCommand.main(Array(args), socket: socket)
+      return RunCommand.main(commandArguments, socket: globals.socket)
     }
     do {
-      return try command.run(Array(args), context)
+      return try command.run(commandArguments, context)
     } catch CLIError.help {
       print(command.usage)
       return 0
@@ -132,6 +126,7 @@ enum Main {
 /// `run` is `RunCommand` (scenarios); listed here for `help run`.
 enum ScenarioCommand: Command {
   static let name = "run"
+  static let options = ["--junit"]
   static var usage: String { RunCommand.usage }
   static func run(_ arguments: [String], _ context: Context) throws -> Int32 { 0 }
 }

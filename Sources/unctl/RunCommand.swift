@@ -56,8 +56,15 @@ enum RunCommand {
       outcomes.append(outcome)
     }
     let failed = outcomes.filter { !$0.failures.isEmpty }.count
-    if let junit { writeJUnit(outcomes, to: junit) }
     print("\(outcomes.count - failed) passed, \(failed) failed")
+    if let junit {
+      do {
+        try writeJUnit(outcomes, to: junit)
+      } catch {
+        FileHandle.standardError.write(Data("unctl run: cannot write --junit \(junit): \(error.localizedDescription)\n".utf8))
+        return 1
+      }
+    }
     return failed == 0 ? 0 : 1
   }
 
@@ -87,7 +94,7 @@ enum RunCommand {
     return runner.run()
   }
 
-  static func writeJUnit(_ outcomes: [Outcome], to path: String) {
+  static func writeJUnit(_ outcomes: [Outcome], to path: String) throws {
     func esc(_ s: String) -> String {
       s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
         .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
@@ -105,6 +112,6 @@ enum RunCommand {
       }
     }
     xml += "</testsuite>\n"
-    FileManager.default.createFile(atPath: path, contents: Data(xml.utf8))
+    try Data(xml.utf8).write(to: URL(fileURLWithPath: path))
   }
 }

@@ -108,7 +108,7 @@ final class CrashTests: EndToEndTestCase {
   func testCorruptStateStopsStartUpWithAClearMessage() throws {
     let dir = try freshDirectory()
     try FileManager.default.createDirectory(atPath: dir + "/state", withIntermediateDirectories: true)
-    FileManager.default.createFile(atPath: dir + "/state/uncenter.db", contents: Data(repeating: 7, count: 4096))
+    try Data(repeating: 7, count: 4096).write(to: URL(fileURLWithPath: dir + "/state/uncenter.db"))
     let d = try DaemonProcess(
       arguments: ["--clock", "manual=2026-01-01T08:00:00Z", "--state", dir + "/state"], directory: dir,
       waitForSocket: false)

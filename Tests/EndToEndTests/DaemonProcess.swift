@@ -24,7 +24,7 @@ final class DaemonProcess {
     self.directory = try directory ?? DaemonProcess.makeTemporaryDirectory()
     self.socketPath = socketPath ?? self.directory + "/d.sock"
     stderrPath = self.directory + "/stderr-\(UUID().uuidString.prefix(8)).log"
-    FileManager.default.createFile(atPath: stderrPath, contents: nil)
+    try Data().write(to: URL(fileURLWithPath: stderrPath))
     process.executableURL = URL(fileURLWithPath: try DaemonProcess.binary())
     process.arguments = ["--socket", self.socketPath] + arguments
     process.standardError = FileHandle(forWritingAtPath: stderrPath)

@@ -147,7 +147,7 @@ class UnctlTestCase: XCTestCase {
 
   func scratchFile(_ name: String, contents: String = "") -> String {
     let path = scratch + "/" + name
-    FileManager.default.createFile(atPath: path, contents: Data(contents.utf8))
+    XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(contents.utf8)), "cannot create \(path)")
     return path
   }
 }

@@ -11,7 +11,7 @@ enum AdvanceCommand: Command {
     """
 
   static func run(_ arguments: [String], _ context: Context) throws -> Int32 {
-    let operands = try ParsedArguments.parse(arguments).operands(1...1, "SECONDS")
+    let operands = try ParsedArguments.parse(arguments, for: Self.self).operands(1...1, "SECONDS")
     guard let seconds = Double(operands[0]), seconds.isFinite else {
       throw CLIError.usage("SECONDS must be a number, got '\(operands[0])'")
     }

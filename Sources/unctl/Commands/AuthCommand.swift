@@ -3,6 +3,7 @@ import JSONRPC
 /// `auth [status | request [OPTIONS...] | set STATUS | answer grant|deny]`.
 enum AuthCommand: Command {
   static let name = "auth"
+  static let options = ["--app"]
   static let usage = """
     usage: unctl auth [status] [--app APP]
            unctl auth request [OPTION...] [--app APP]
@@ -22,7 +23,7 @@ enum AuthCommand: Command {
     """
 
   static func run(_ arguments: [String], _ context: Context) throws -> Int32 {
-    let a = try ParsedArguments.parse(arguments, options: ["--app"])
+    let a = try ParsedArguments.parse(arguments, for: Self.self)
     let app = a.value("--app")
     let out = context.output
     let words = a.positionals

@@ -3,6 +3,7 @@ import JSONRPC
 /// `badge [N]`: getBadgeCount, or setBadgeCount with N.
 enum BadgeCommand: Command {
   static let name = "badge"
+  static let options = ["--app"]
   static let usage = """
     usage: unctl badge [N] [--app APP]
 
@@ -13,7 +14,7 @@ enum BadgeCommand: Command {
     """
 
   static func run(_ arguments: [String], _ context: Context) throws -> Int32 {
-    let a = try ParsedArguments.parse(arguments, options: ["--app"])
+    let a = try ParsedArguments.parse(arguments, for: Self.self)
     let operands = try a.operands(0...1, "")
     let result: JSONValue
     if let text = operands.first {

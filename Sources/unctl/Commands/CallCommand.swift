@@ -12,7 +12,7 @@ enum CallCommand: Command {
     """
 
   static func run(_ arguments: [String], _ context: Context) throws -> Int32 {
-    let a = try ParsedArguments.parse(arguments)
+    let a = try ParsedArguments.parse(arguments, for: Self.self)
     let operands = try a.operands(1...2, "METHOD")
     var params: JSONValue?
     if operands.count == 2 {

@@ -3,6 +3,7 @@ import JSONRPC
 /// `categories [get]` / `categories set FILE|-`: getCategories / registerCategories.
 enum CategoriesCommand: Command {
   static let name = "categories"
+  static let options = ["--app"]
   static let usage = """
     usage: unctl categories [get] [--app APP]
            unctl categories set FILE|- [--app APP]
@@ -19,7 +20,7 @@ enum CategoriesCommand: Command {
     """
 
   static func run(_ arguments: [String], _ context: Context) throws -> Int32 {
-    let a = try ParsedArguments.parse(arguments, options: ["--app"])
+    let a = try ParsedArguments.parse(arguments, for: Self.self)
     let app = a.value("--app")
     let out = context.output
     switch a.positionals.first {

@@ -3,6 +3,8 @@ import JSONRPC
 /// `delivered [--grouped] [--limit N] [--after CURSOR]`: listDelivered as a table.
 enum DeliveredCommand: Command {
   static let name = "delivered"
+  static let flags = ["--grouped"]
+  static let options = ["--limit", "--after", "--app"]
   static let usage = """
     usage: unctl delivered [--grouped] [--limit N] [--after CURSOR] [--app APP]
 
@@ -17,7 +19,7 @@ enum DeliveredCommand: Command {
     """
 
   static func run(_ arguments: [String], _ context: Context) throws -> Int32 {
-    let a = try ParsedArguments.parse(arguments, flags: ["--grouped"], options: ["--limit", "--after", "--app"])
+    let a = try ParsedArguments.parse(arguments, for: Self.self)
     _ = try a.operands(0...0, "")
     var params: [JSONMember] = []
     if a.has("--grouped") { params.append(JSONMember("grouped", .bool(true))) }

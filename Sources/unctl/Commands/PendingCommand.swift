@@ -3,6 +3,7 @@ import JSONRPC
 /// `pending [--limit N] [--after CURSOR]`: listPending as a table.
 enum PendingCommand: Command {
   static let name = "pending"
+  static let options = ["--limit", "--after", "--app"]
   static let usage = """
     usage: unctl pending [--limit N] [--after CURSOR] [--app APP]
 
@@ -17,7 +18,7 @@ enum PendingCommand: Command {
     """
 
   static func run(_ arguments: [String], _ context: Context) throws -> Int32 {
-    let a = try ParsedArguments.parse(arguments, options: ["--limit", "--after", "--app"])
+    let a = try ParsedArguments.parse(arguments, for: Self.self)
     _ = try a.operands(0...0, "")
     var params: [JSONMember] = []
     if let limit = try a.int("--limit", min: 1) { params.append(JSONMember("limit", .int(limit))) }

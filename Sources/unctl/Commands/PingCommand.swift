@@ -8,7 +8,7 @@ enum PingCommand: Command {
     """
 
   static func run(_ arguments: [String], _ context: Context) throws -> Int32 {
-    _ = try ParsedArguments.parse(arguments).operands(0...0, "")
+    _ = try ParsedArguments.parse(arguments, for: Self.self).operands(0...0, "")
     let result = try context.call("ping", nil)
     context.output.result(result) {
       context.output.line("ok " + context.output.dim("now \(Output.text(result["now"])) at \(context.socketPath)"))

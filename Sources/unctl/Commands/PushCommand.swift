@@ -3,6 +3,7 @@ import JSONRPC
 /// `push FILE.apns [--app APP] [--id ID]`: pushRemote, as `xcrun simctl push`.
 enum PushCommand: Command {
   static let name = "push"
+  static let options = ["--app", "--id"]
   static let targetKey = "Simulator Target Bundle"
   static let usage = """
     usage: unctl push FILE.apns|- [--app APP] [--id ID]
@@ -18,7 +19,7 @@ enum PushCommand: Command {
     """
 
   static func run(_ arguments: [String], _ context: Context) throws -> Int32 {
-    let a = try ParsedArguments.parse(arguments, options: ["--app", "--id"])
+    let a = try ParsedArguments.parse(arguments, for: Self.self)
     let file = try a.operands(1...1, "FILE.apns")[0]
     let value = try JSONInput.file(file)
     guard case .object(var members) = value else {

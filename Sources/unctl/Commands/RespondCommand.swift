@@ -3,6 +3,8 @@ import JSONRPC
 /// `respond ID ACTION` (or `--default` / `--dismiss`): the user acts on a notification.
 enum RespondCommand: Command {
   static let name = "respond"
+  static let flags = ["--authenticated", "--default", "--dismiss"]
+  static let options = ["--text", "--app"]
   static let defaultAction = "com.apple.UNNotificationDefaultActionIdentifier"
   static let dismissAction = "com.apple.UNNotificationDismissActionIdentifier"
   static let usage = """
@@ -23,8 +25,7 @@ enum RespondCommand: Command {
     """
 
   static func run(_ arguments: [String], _ context: Context) throws -> Int32 {
-    let a = try ParsedArguments.parse(
-      arguments, flags: ["--authenticated", "--default", "--dismiss"], options: ["--text", "--app"])
+    let a = try ParsedArguments.parse(arguments, for: Self.self)
     let action: String
     let identifier: String
     switch (a.has("--default"), a.has("--dismiss")) {

@@ -3,6 +3,8 @@ import JSONRPC
 /// `schedule --id ID ... (--in SECONDS | --now)`: scheduleLocal.
 enum ScheduleCommand: Command {
   static let name = "schedule"
+  static let flags = ["--repeat", "--now"]
+  static let options = ["--id", "--title", "--subtitle", "--body", "--in", "--category", "--thread", "--badge", "--sound", "--summary-argument", "--user-info", "--app"]
   static let usage = """
     usage: unctl schedule --id ID (--in SECONDS [--repeat] | --now) [--title T] [--subtitle S]
                           [--body B] [--category C] [--thread T] [--badge N] [--sound NAME]
@@ -28,12 +30,7 @@ enum ScheduleCommand: Command {
     """
 
   static func run(_ arguments: [String], _ context: Context) throws -> Int32 {
-    let a = try ParsedArguments.parse(
-      arguments, flags: ["--repeat", "--now"],
-      options: [
-        "--id", "--title", "--subtitle", "--body", "--in", "--category", "--thread", "--badge", "--sound",
-        "--summary-argument", "--user-info", "--app",
-      ])
+    let a = try ParsedArguments.parse(arguments, for: Self.self)
     _ = try a.operands(0...0, "")
     guard let identifier = a.value("--id") else { throw CLIError.usage("missing --id ID") }
     var content: [JSONMember] = []

@@ -3,6 +3,7 @@ import JSONRPC
 /// `stats`: the daemon's counters; `--prometheus` for the text exposition format.
 enum StatsCommand: Command {
   static let name = "stats"
+  static let flags = ["--prometheus"]
   static let usage = """
     usage: unctl stats [--prometheus]
 
@@ -13,7 +14,7 @@ enum StatsCommand: Command {
     """
 
   static func run(_ arguments: [String], _ context: Context) throws -> Int32 {
-    let parsed = try ParsedArguments.parse(arguments, flags: ["--prometheus"])
+    let parsed = try ParsedArguments.parse(arguments, for: Self.self)
     _ = try parsed.operands(0...0, "")
     let result = try context.call("stats", nil)
     if parsed.has("--prometheus") {

@@ -3,6 +3,7 @@ import JSONRPC
 /// `wait --event TYPE ... --timeout S`: waitFor, for shell-scripted tests.
 enum WaitCommand: Command {
   static let name = "wait"
+  static let options = ["--event", "--app", "--id", "--field", "--since", "--timeout"]
   static let usage = """
     usage: unctl wait --event TYPE [--app APP] [--id IDENTIFIER] [--field KEY=VALUE]...
                       [--since N] --timeout S
@@ -25,7 +26,7 @@ enum WaitCommand: Command {
     """
 
   static func run(_ arguments: [String], _ context: Context) throws -> Int32 {
-    let a = try ParsedArguments.parse(arguments, options: ["--event", "--app", "--id", "--field", "--since", "--timeout"])
+    let a = try ParsedArguments.parse(arguments, for: Self.self)
     _ = try a.operands(0...0, "")
     guard let type = a.value("--event") else { throw CLIError.usage("missing --event TYPE") }
     guard let timeout = try a.double("--timeout") else { throw CLIError.usage("missing --timeout S") }

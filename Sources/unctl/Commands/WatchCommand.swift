@@ -7,6 +7,7 @@ nonisolated(unsafe) private var interrupted: sig_atomic_t = 0
 /// `watch [--app APP...]`: an observer connection printing events until interrupted.
 enum WatchCommand: Command {
   static let name = "watch"
+  static let options = ["--app"]
   static let usage = """
     usage: unctl watch [--app APP]...
 
@@ -21,7 +22,7 @@ enum WatchCommand: Command {
     """
 
   static func run(_ arguments: [String], _ context: Context) throws -> Int32 {
-    let a = try ParsedArguments.parse(arguments, options: ["--app"])
+    let a = try ParsedArguments.parse(arguments, for: Self.self)
     _ = try a.operands(0...0, "")
     let apps = a.all("--app")
     signal(SIGINT) { _ in interrupted = 1 }
