@@ -41,12 +41,12 @@ extension Center {
       if let date = agenda.nextDate, date <= limit, due == nil || date <= due!.1.nextDate,
         let (at, item) = agenda.popDue(upTo: limit)
       {
-        if movingClock { clock.set(at) }
+        if movingClock { moveManualClock(to: at) }
         perform(item)
         continue
       }
       guard let (appId, entry) = due else { break }
-      if movingClock { clock.set(entry.nextDate) }
+      if movingClock { moveManualClock(to: entry.nextDate) }
       withApp(appId) { app in
         if let trigger = entry.request.trigger, trigger.repeats,
           let nextDate = trigger.nextDate(anchor: entry.anchor, after: late ? limit : entry.nextDate)
@@ -88,8 +88,16 @@ extension Center {
       }
     }
     let fired = fireDue(upTo: target, movingClock: true)
-    clock.set(target)
+    moveManualClock(to: target)
     return (target, fired.map(\.identifier))
+  }
+
+  /// The one way the center moves its manual clock: the time is durable state (a restart
+  /// resumes from the acknowledged time), so the move is recorded with it, whether or not
+  /// anything fires.
+  func moveManualClock(to date: Instant) {
+    clock.set(date)
+    changes.global()
   }
 
   /// Rules 4 and 5: the notification is presented to a foreground app's connections and

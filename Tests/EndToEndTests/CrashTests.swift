@@ -105,6 +105,26 @@ final class CrashTests: EndToEndTestCase {
     }
   }
 
+  /// The manual clock's time is acknowledged state: an `advanceClock` that fires nothing
+  /// survives both `kill -9` and a clean stop.
+  func testAnAdvanceThatFiresNothingSurvivesARestart() throws {
+    let dir = try freshDirectory()
+    var d = try stateDaemon(dir)
+    var user = try userConnection(d)
+    assertJSON(try ok(user.call("advanceClock", J(#"{"seconds":30}"#)))["fired"], "[]")
+    kill9(d)
+
+    d = try stateDaemon(dir)
+    user = try userConnection(d)
+    assertJSON(try ok(user.call("ping"))["now"], #""2026-01-01T08:00:30.000Z""#)
+    assertJSON(try ok(user.call("advanceClock", J(#"{"seconds":15}"#)))["now"], #""2026-01-01T08:00:45.000Z""#)
+    XCTAssertEqual(d.stop(), 0)
+
+    d = try stateDaemon(dir)
+    user = try userConnection(d)
+    assertJSON(try ok(user.call("ping"))["now"], #""2026-01-01T08:00:45.000Z""#)
+  }
+
   func testCorruptStateStopsStartUpWithAClearMessage() throws {
     let dir = try freshDirectory()
     try FileManager.default.createDirectory(atPath: dir + "/state", withIntermediateDirectories: true)
