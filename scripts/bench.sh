@@ -41,7 +41,8 @@ else
 fi
 CONFIGS=${BENCH_CONFIGS:-"1x64 16x64"}
 WORKLOADS="ping schedule replace list mixed"
-DAEMON_OPTS="--max-pending 100000000 --log-level warn"
+# The default options users run (logging at info included), only the pending quota raised.
+DAEMON_OPTS="--max-pending 100000000"
 
 [ -x "$SHARED/compare.sh" ] || { echo "bench.sh: no $SHARED/compare.sh (set UNCENTER_SHARED)" >&2; exit 1; }
 [ -x "$DAEMON" ] || { echo "bench.sh: no $DAEMON: run swift build -c release (or make bench)" >&2; exit 1; }

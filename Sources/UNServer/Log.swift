@@ -1,8 +1,9 @@
 import Foundation
 
 /// One logfmt line per event on stderr: `level=info event=listening socket=/run/u.sock`.
-/// Values with spaces, quotes or `=` are quoted.  Writes go straight to fd 2 with one
-/// `write(2)` per line, so lines never interleave.
+/// Values with spaces, quotes or `=` are quoted.  Lines go to a `LogSink`, whose own
+/// thread writes them: the loop thread formats a line and never waits for the write, and
+/// lines never interleave.
 ///
 /// When stderr is systemd's journal stream (`$JOURNAL_STREAM` names fd 2's device and
 /// inode), each line starts with a `<N>` syslog priority (`sd-daemon(3)`), so the
@@ -11,10 +12,12 @@ public struct Log: Sendable {
   public var level: LogLevel
   /// Prefix lines with `<N>` priorities for the journal.
   public var journal: Bool
+  public let sink: LogSink
 
-  public init(level: LogLevel, journal: Bool = Log.stderrIsJournal()) {
+  public init(level: LogLevel, journal: Bool = Log.stderrIsJournal(), sink: LogSink = .standardError) {
     self.level = level
     self.journal = journal
+    self.sink = sink
   }
 
   public func debug(_ event: String, _ fields: KeyValuePairs<String, String> = [:]) { emit(.debug, event, fields) }
@@ -28,9 +31,11 @@ public struct Log: Sendable {
 
   public func emit(_ at: LogLevel, _ event: String, _ fields: [(String, String)]) {
     guard at >= level else { return }
-    var bytes = Array(format(at, event, fields).utf8)
-    bytes.withUnsafeMutableBytes { _ = Foundation.write(2, $0.baseAddress, $0.count) }
+    sink.append(format(at, event, fields).utf8)
   }
+
+  /// Waits until every line emitted so far is written (before the process exits).
+  public func flush() { sink.flush() }
 
   func format(_ at: LogLevel, _ event: String, _ fields: KeyValuePairs<String, String>) -> String {
     format(at, event, fields.map { ($0.key, $0.value) })

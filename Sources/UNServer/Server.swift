@@ -75,16 +75,19 @@ public final class Server {
   /// Binds, serves until SIGTERM/SIGINT, cleans up.  Returns the exit status.
   public func run() -> Int32 {
     do {
-      try listen()
-      try check.start { [unowned self] in self.endOfIteration() }
+      // Signals first: a SIGTERM sent as soon as the socket file appears must stop the
+      // daemon cleanly, not kill it with the socket file left behind.
       for signal in [SIGTERM, SIGINT] {
         let watcher = try SignalWatcher(loop: loop)
         try watcher.start(signal: signal) { [unowned self] sig in self.stop(signal: sig) }
         signals.append(watcher)
       }
+      try listen()
+      try check.start { [unowned self] in self.endOfIteration() }
     } catch {
       log.error("startup_failed", ["socket": socketPath, "error": "\(error)"])
       try? loop.closeAllHandlesAndClose()
+      log.flush()
       return 1
     }
     let mode = center.clock.isManual ? "manual" : "real"
@@ -103,6 +106,7 @@ public final class Server {
       log.warn("loop_close", ["error": "\(error)"])
     }
     log.info("stopped")
+    log.flush()
     return fatalStoreError ? 1 : 0
   }
 

@@ -24,6 +24,7 @@ do {
   let server = try Server(configuration: configuration, environment: ProcessInfo.processInfo.environment)
   exit(server.run())
 } catch {
+  LogSink.standardError.flush()  // the lines logged before the failure come first
   FileHandle.standardError.write(Data("uncenterd: \(error)\n".utf8))
   exit(1)
 }

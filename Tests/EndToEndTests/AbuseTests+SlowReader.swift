@@ -137,7 +137,7 @@ extension AbuseTests {
     while !AbuseTests.peerHungUp(slowFD), Date() < deadline { usleep(20_000) }
     XCTAssertTrue(AbuseTests.peerHungUp(slowFD), "the reader that never reads was never disconnected: \(summary)")
     XCTAssertNotNil(progress.disconnectedAfter, summary)
-    let log = d.stderr
+    let log = d.log(containing: "event=client_disconnected", "reason=outboundHardLimit")
     XCTAssertTrue(
       log.contains("event=client_disconnected") && log.contains("reason=outboundHardLimit"),
       String(log.suffix(1000)))

@@ -81,6 +81,22 @@ final class DaemonProcess {
 
   var stderr: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
 
+  /// The log once it contains every one of `texts` (or as it is after `timeout`): the
+  /// daemon's log lines are written by a thread of their own, a moment after the event.
+  func log(containing texts: String..., timeout: Double = 10) -> String {
+    DaemonProcess.poll(timeout: timeout) { self.stderr } until: { log in texts.allSatisfy { log.contains($0) } }
+  }
+
+  static func poll(timeout: Double, _ read: () -> String, until done: (String) -> Bool) -> String {
+    let deadline = Date().addingTimeInterval(timeout)
+    var text = read()
+    while !done(text), Date() < deadline {
+      usleep(10_000)
+      text = read()
+    }
+    return text
+  }
+
   func connect() throws -> RPCConnection { try RPCConnection(path: socketPath) }
 
   func raw() throws -> RawSocket { try RawSocket(path: socketPath) }

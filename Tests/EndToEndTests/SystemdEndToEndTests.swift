@@ -31,8 +31,10 @@ final class SystemdEndToEndTests: EndToEndTestCase {
     try daemon.waitForSocketFile(socket)
     let c = try RPCConnection(path: socket)
     try ok(c.call("ping"))
-    XCTAssertTrue(
-      daemon.stderr.contains("event=listening socket=\(socket) inherited=true"), "stderr: \(daemon.stderr)")
+    let log = DaemonProcess.poll(timeout: 10) { daemon.stderr } until: {
+      $0.contains("event=listening socket=\(socket) inherited=true")
+    }
+    XCTAssertTrue(log.contains("event=listening socket=\(socket) inherited=true"), "stderr: \(log)")
     XCTAssertEqual(daemon.stop(signal: SIGTERM), 0, daemon.stderr)
     var st = stat()
     XCTAssertEqual(lstat(socket, &st), 0, "the inherited socket file was removed")

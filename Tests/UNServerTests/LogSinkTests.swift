@@ -1,0 +1,74 @@
+import Foundation
+import XCTest
+
+@testable import UNServer
+
+/// The log never holds up the loop: lines go to a writer thread, and a reader that stops
+/// reading costs dropped lines (counted and reported), not a blocked daemon.
+final class LogSinkTests: XCTestCase {
+  private func pipePair() -> (read: Int32, write: Int32) {
+    var fds: [Int32] = [0, 0]
+    XCTAssertEqual(pipe(&fds), 0)
+    addTeardownBlock { close(fds[0]); close(fds[1]) }
+    return (fds[0], fds[1])
+  }
+
+  private func drain(_ fd: Int32, until done: (String) -> Bool) -> String {
+    var text = ""
+    var buffer = [UInt8](repeating: 0, count: 65536)
+    while !done(text) {
+      let n = read(fd, &buffer, buffer.count)
+      guard n > 0 else { break }
+      text += String(decoding: buffer[..<n], as: UTF8.self)
+    }
+    return text
+  }
+
+  func testLinesArriveWholeAndInOrder() {
+    let (r, w) = pipePair()
+    let log = Log(level: .info, journal: false, sink: LogSink(fd: w))
+    for i in 0..<1000 { log.info("fired", ["app": "a", "id": "n\(i)"]) }
+    log.debug("hidden")
+    log.flush()
+    let text = drain(r) { $0.components(separatedBy: "\n").count > 1000 }
+    let lines = text.split(separator: "\n")
+    XCTAssertEqual(lines.count, 1000)
+    XCTAssertEqual(lines.first, "level=info event=fired app=a id=n0")
+    XCTAssertEqual(lines.last, "level=info event=fired app=a id=n999")
+  }
+
+  /// A pipe nobody reads fills up (64 KiB); appending goes on without blocking, beyond the
+  /// sink's capacity lines are dropped, and once the reader reads again the count is logged.
+  func testAStalledReaderCostsDroppedLinesNotABlockedCaller() {
+    let (r, w) = pipePair()
+    let sink = LogSink(fd: w, capacity: 64 * 1024)
+    let log = Log(level: .info, journal: false, sink: sink)
+    let appended = expectation(description: "appending returns while nobody reads")
+    let lines = 20_000  // about 1 MB: far beyond the pipe (64 KiB) and the sink (64 KiB)
+    DispatchQueue.global().async {
+      for i in 0..<lines { log.info("scheduled", ["app": "a", "id": "request-\(i)"]) }
+      appended.fulfill()
+    }
+    // Generous: only a blocked writer could take this long.
+    wait(for: [appended], timeout: 60)
+
+    let text = drain(r) { $0.contains("event=log_lines_dropped") && $0.hasSuffix("\n") }
+    let dropLine = text.split(separator: "\n").first { $0.contains("event=log_lines_dropped") }
+    XCTAssertNotNil(dropLine, "no log_lines_dropped line")
+    let count = dropLine.flatMap { Int($0.split(separator: "=").last ?? "") } ?? 0
+    let written = text.split(separator: "\n").filter { $0.hasPrefix("level=info event=scheduled") }
+    XCTAssertGreaterThan(count, 0)
+    XCTAssertEqual(sink.droppedTotal, count)
+    XCTAssertEqual(written.count + count, lines, "every line is either written whole or counted")
+    for line in written { XCTAssertTrue(line.hasPrefix("level=info event=scheduled app=a id=request-"), String(line)) }
+  }
+
+  func testJournalPrefixOnTheDropLine() {
+    let (r, w) = pipePair()
+    let sink = LogSink(fd: w, journal: true, capacity: 10)
+    sink.append(Array("level=info event=too_long_for_the_capacity\n".utf8))
+    sink.flush()
+    let text = drain(r) { $0.hasSuffix("\n") }
+    XCTAssertEqual(text, "<4>level=warn event=log_lines_dropped count=1\n")
+  }
+}
