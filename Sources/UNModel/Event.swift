@@ -72,6 +72,20 @@ public struct Event: Sendable, Hashable {
     hasher.combine(app)
   }
 
+  /// Calls `body` with each field in order, without building the array for the common
+  /// shapes (the log writes a line per event).
+  public func forEachField(_ body: (String, Value) -> Void) {
+    switch payload {
+    case .identifier(let id):
+      body("identifier", .string(id))
+    case .scheduled(let id, let next):
+      body("identifier", .string(id))
+      body("nextTriggerDate", .date(next))
+    case .list(let list):
+      for (name, value) in list { body(name, value) }
+    }
+  }
+
   public subscript(field: String) -> Value? {
     switch payload {
     case .identifier(let id): field == "identifier" ? .string(id) : nil

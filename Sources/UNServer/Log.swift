@@ -34,6 +34,17 @@ public struct Log: Sendable {
     sink.append(format(at, event, fields).utf8)
   }
 
+  /// A line to fill with fields and `write`; nil when `at` is below the level (then
+  /// nothing is formatted at all).
+  public func line(_ at: LogLevel, _ event: String) -> LogLine? {
+    at >= level ? LogLine(at, event, journal: journal) : nil
+  }
+
+  public func write(_ line: consuming LogLine) {
+    line.finish()
+    sink.append(line.bytes)
+  }
+
   /// Waits until every line emitted so far is written (before the process exits).
   public func flush() { sink.flush() }
 
@@ -43,11 +54,10 @@ public struct Log: Sendable {
 
   /// The line as written, with its newline.
   func format(_ at: LogLevel, _ event: String, _ fields: [(String, String)]) -> String {
-    var line = journal ? "<\(at.syslogPriority)>" : ""
-    line += "level=\(at.rawValue) event=\(event)"
-    for (k, v) in fields { line += " \(k)=\(Self.quote(v))" }
-    line += "\n"
-    return line
+    var line = LogLine(at, event, journal: journal)
+    for (k, v) in fields { line.field(k, v) }
+    line.finish()
+    return String(decoding: line.bytes, as: UTF8.self)
   }
 
   /// True when `$JOURNAL_STREAM` (`DEVICE:INODE`, set by systemd for a service whose
@@ -62,21 +72,6 @@ public struct Log: Sendable {
     var st = stat()
     guard fstat(fd, &st) == 0 else { return false }
     return UInt64(st.st_dev) == device && UInt64(st.st_ino) == inode
-  }
-
-  static func quote(_ v: String) -> String {
-    let plain = !v.isEmpty && v.unicodeScalars.allSatisfy { $0.value > 0x20 && $0 != "\"" && $0 != "=" && $0.value < 0x7f }
-    if plain { return v }
-    var out = "\""
-    for s in v.unicodeScalars {
-      switch s {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      default: out.unicodeScalars.append(s)
-      }
-    }
-    return out + "\""
   }
 }
 

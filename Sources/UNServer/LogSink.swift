@@ -26,6 +26,8 @@ public final class LogSink: Sendable {
   public static let standardError = LogSink(fd: 2, journal: Log.stderrIsJournal())
 
   public let capacity: Int
+  /// How long the writer waits after a write before it takes the next batch.
+  static let lingerMicroseconds: UInt32 = 1000
   private let fd: Int32
   private let journal: Bool
   private let state = Mutex(State())
@@ -105,6 +107,10 @@ public final class LogSink: Sendable {
         let line = (journal ? "<4>" : "") + "level=warn event=log_lines_dropped count=\(dropped)\n"
         writeAll(Array(line.utf8))
       }
+      // Linger before looking again, so that the lines of a busy millisecond go out in one
+      // write and the loop thread is not paying for a wake-up (a futex call and a context
+      // switch) per line: under load the writer is never idle, and appends never signal.
+      usleep(Self.lingerMicroseconds)
     }
   }
 

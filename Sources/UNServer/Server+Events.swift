@@ -45,19 +45,20 @@ extension Server {
 
   /// SPEC §9: a log line per event, `level=info event=fired app=... id=...`.
   func logEvent(_ event: Event) {
-    guard log.level <= .info else { return }
-    var fields: [(String, String)] = [("app", event.app), ("seq", String(event.sequence))]
-    for (name, value) in event.fields {
+    guard var line = log.line(.info, event.kind.rawValue) else { return }
+    line.field("app", event.app)
+    line.field("seq", event.sequence)
+    event.forEachField { name, value in
       let key = name == "identifier" ? "id" : name
       switch value {
-      case .string(let s): fields.append((key, s))
-      case .int(let i): fields.append((key, String(i)))
-      case .bool(let b): fields.append((key, String(b)))
-      case .strings(let list): fields.append((key, list.joined(separator: ",")))
-      case .date(let d): fields.append((key, d.rfc3339))
+      case .string(let s): line.field(key, s)
+      case .int(let i): line.field(key, i)
+      case .bool(let b): line.field(key, b)
+      case .strings(let list): line.field(key, list.joined(separator: ","))
+      case .date(let d): line.field(key, d)
       }
     }
-    log.emit(.info, event.kind.rawValue, fields)
+    log.write(line)
   }
 
   /// A watcher of every app sees only the apps its uid may use (SPEC §9).

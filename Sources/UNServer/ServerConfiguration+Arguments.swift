@@ -33,7 +33,10 @@ extension ServerConfiguration {
       --state DIR               keep all state in SQLite (WAL) in DIR; without it, memory only
       --durability MODE         normal (default: survives a crash of the process) or full
                                 (also survives power loss; an fsync per commit)
-      --log-level LEVEL         debug, info (default), warn or error
+      --log-level LEVEL         debug, info (default: a line per event), warn or error;
+                                lines are written by a thread of their own, and dropped
+                                (then counted in a log_lines_dropped line) when more than
+                                4 MiB wait for a slow reader
       --version                 print the version and exit
       -h, --help                print this help and exit
     """

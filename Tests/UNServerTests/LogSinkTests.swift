@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import UNServer
+import UNModel
 
 /// The log never holds up the loop: lines go to a writer thread, and a reader that stops
 /// reading costs dropped lines (counted and reported), not a blocked daemon.
@@ -70,5 +71,40 @@ final class LogSinkTests: XCTestCase {
     sink.flush()
     let text = drain(r) { $0.hasSuffix("\n") }
     XCTAssertEqual(text, "<4>level=warn event=log_lines_dropped count=1\n")
+  }
+}
+
+/// Lines built straight into bytes read as the logfmt the daemon has always written.
+final class LogLineTests: XCTestCase {
+  func testFieldsOfEveryKind() {
+    var line = LogLine(.info, "scheduled", journal: false)
+    line.field("app", "com.example.chat")
+    line.field("seq", UInt64(1_234_567_890_123))
+    line.field("count", 0)
+    line.field("delta", -42)
+    line.field("late", true)
+    line.field("next", Instant(milliseconds: 1_767_254_405_000))
+    XCTAssertEqual(
+      String(decoding: line.bytes, as: UTF8.self),
+      "level=info event=scheduled app=com.example.chat seq=1234567890123 count=0 delta=-42 late=true next=2026-01-01T08:00:05.000Z"
+    )
+  }
+
+  func testQuoting() {
+    var line = LogLine(.warn, "e", journal: true)
+    line.field("empty", "")
+    line.field("space", "a b")
+    line.field("eq", "a=b")
+    line.field("quote", #"say "hi" \ now"#)
+    line.field("newline", "one\ntwo")
+    line.field("polish", "Cześć")
+    XCTAssertEqual(
+      String(decoding: line.bytes, as: UTF8.self),
+      #"<4>level=warn event=e empty="" space="a b" eq="a=b" quote="say \"hi\" \\ now" newline="one\ntwo" polish="Cześć""#)
+  }
+
+  func testNothingIsFormattedBelowTheLevel() {
+    XCTAssertNil(Log(level: .warn, journal: false).line(.info, "scheduled"))
+    XCTAssertNotNil(Log(level: .warn, journal: false).line(.error, "failed"))
   }
 }
