@@ -138,6 +138,17 @@ final class PayloadFidelityTests: XCTestCase {
     XCTAssertEqual(loud.interruptionLevel, .critical)
   }
 
+  func testCriticalAlertsAreAskedForSeparatelyOnceAuthorized() {
+    let (center, _) = makeCenter()
+    XCTAssertFalse(center.app("a").grantedOptions.contains(.criticalAlert))
+    _ = center.requestAuthorization(app: "a", options: [.alert, .criticalAlert])
+    XCTAssertEqual(center.app("a").grantedOptions, [.alert, .sound, .badge, .criticalAlert])
+    XCTAssertEqual(center.app("a").authorization, .authorized)
+    _ = center.setAuthorization(app: "b", status: nil, answer: false)
+    _ = center.requestAuthorization(app: "b", options: [.criticalAlert])
+    XCTAssertFalse(center.app("b").grantedOptions.contains(.criticalAlert), "the user said no")
+  }
+
   func testSoundVolumeOutOfRangeIsRefused() {
     var c = alertContent()
     c.sound = Sound(name: nil, critical: true, volume: 2)
