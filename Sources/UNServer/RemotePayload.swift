@@ -118,7 +118,8 @@ enum RemotePayload {
   /// `aps.event` (with `content-state`): a Live Activity push, whose alert is the
   /// activity's own and whose `relevance-score` ranks activities, not notifications.
   static func liveActivity(_ aps: JSONValue, _ r: inout Reader) -> String? {
-    guard aps["event"] != nil || aps["content-state"] != nil else { return nil }
+    func present(_ key: String) -> Bool { aps[key] != nil && aps[key] != .null }
+    guard present("event") || present("content-state") else { return nil }
     let event = aps["event"]?.stringValue ?? "update"
     r.warnings.append(
       "aps.event: a Live Activity \(event) is shown by ActivityKit, not as a notification; not shown")
