@@ -17,6 +17,9 @@ public final class AppState {
   /// The last category a request named and the warnings it gets: requests of an app
   /// mostly name the same category, and the warning text is built once for them.
   var categoryWarning: (identifier: String, warnings: [String])?
+  /// `Localizable.strings` as the app registered it: key → format, for the `loc-key`s of
+  /// its remote notifications.
+  public var localizedStrings: [String: String] = [:]
   public var pending = PendingSchedule()
   public var delivered = ShardedMap<DeliveredNotification>()
   public var badge = 0

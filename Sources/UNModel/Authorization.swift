@@ -63,6 +63,15 @@ extension Center {
   ) {
     let before = app(appId).authorization
     withApp(appId) { app in
+      // iOS asks for critical alerts in a prompt of their own, also once notifications are
+      // allowed: the simulated user's answer adds the option (or not).
+      if app.authorization == .authorized || app.authorization == .ephemeral, options.contains(.criticalAlert),
+        !app.grantedOptions.contains(.criticalAlert)
+      {
+        if app.nextAnswer ?? true { app.grantedOptions.append(.criticalAlert) }
+        app.nextAnswer = nil
+        return
+      }
       guard app.authorization == .notDetermined || (app.authorization == .provisional && !options.contains(.provisional))
       else { return }
       if options.contains(.provisional), app.authorization == .notDetermined {

@@ -112,6 +112,8 @@ extension Center {
         [("identifier", .string(request.identifier)), ("reason", .string(authorization.rawValue))])
       return false
     }
+    let request = gatedForCriticalAlerts(request, app: existing)
+    if !request.content.hasAlertText { return deliverWithoutAlert(app: appId, request) }
     deliverySequence += 1
     changes.global()
     changes.delivered(appId, request.identifier)

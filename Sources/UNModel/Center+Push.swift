@@ -11,15 +11,21 @@ extension Center {
     changes.global()
     let id = identifier ?? "push-\(pushCounter)"
     guard !id.isEmpty else { throw .invalidParams(field: "identifier", problem: "must be a non-empty string") }
-    emit(.pushed, app: appId, [("identifier", .string(id)), ("silent", .bool(push.silent))])
-    if push.silent {
-      let targets = connections(of: appId)
-      for session in targets { effects.append(.callback(session, .remote(payload: push.payload))) }
-      emit(.remote, app: appId, [("identifier", .string(id)), ("connections", .int(targets.count))])
+    if let event = push.liveActivityEvent {
+      // ActivityKit's, not Notification Center's: recorded, not shown.
+      emit(.pushed, app: appId, [("identifier", .string(id)), ("silent", .bool(false)), ("liveActivity", .string(event))])
       return (id, false)
     }
-    let request = NotificationRequest(identifier: id, content: push.content, trigger: .push)
-    if push.mutableContent, push.content.hasAlertText, let session = serviceExtension(of: appId) {
+    emit(.pushed, app: appId, [("identifier", .string(id)), ("silent", .bool(push.silent))])
+    if push.silent {
+      wake(appId, push, identifier: id)
+      return (id, false)
+    }
+    let content = localize(push.content, push.localization, app: appId)
+    let request = NotificationRequest(identifier: id, content: content, trigger: .push)
+    // `content-available` with an alert: iOS shows the alert and also wakes the app.
+    defer { if push.contentAvailable { wake(appId, push, identifier: id) } }
+    if push.mutableContent, content.hasAlertText, let session = serviceExtension(of: appId) {
       modificationCounter += 1
       let requestId = "mod-\(modificationCounter)"
       let deadline = clock.now.adding(milliseconds: configuration.extensionMilliseconds)
@@ -31,6 +37,13 @@ extension Center {
       return (id, false)
     }
     return (id, deliver(app: appId, request, date: clock.now, late: false))
+  }
+
+  /// `content-available`: the app's connections get `remote` (didReceiveRemoteNotification).
+  private func wake(_ appId: String, _ push: RemotePush, identifier id: String) {
+    let targets = connections(of: appId)
+    for session in targets { effects.append(.callback(session, .remote(payload: push.payload))) }
+    emit(.remote, app: appId, [("identifier", .string(id)), ("connections", .int(targets.count))])
   }
 
   /// The app's first connected service extension.

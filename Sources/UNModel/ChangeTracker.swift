@@ -11,6 +11,8 @@ public struct ChangeTracker: Sendable {
   /// Apps whose own record changed (badge, authorization, foreground, expanded).
   public internal(set) var apps = Set<String>()
   public internal(set) var categories = Set<String>()
+  /// Apps whose localized strings were replaced.
+  public internal(set) var strings = Set<String>()
   public internal(set) var pending = Set<Key>()
   /// The addition sequences of pending requests removed or replaced: their stored rows
   /// are numbered by it (`pending` lists what to write for the identifiers now).
@@ -23,12 +25,13 @@ public struct ChangeTracker: Sendable {
   public internal(set) var globals = false
 
   public var isEmpty: Bool {
-    apps.isEmpty && categories.isEmpty && pending.isEmpty && removedPending.isEmpty && delivered.isEmpty
+    apps.isEmpty && categories.isEmpty && strings.isEmpty && pending.isEmpty && removedPending.isEmpty && delivered.isEmpty
       && queued.isEmpty && resets.isEmpty && !globals
   }
 
   mutating func app(_ app: String) { if isEnabled { apps.insert(app) } }
   mutating func categories(_ app: String) { if isEnabled { categories.insert(app) } }
+  mutating func strings(_ app: String) { if isEnabled { strings.insert(app) } }
   /// A pending request changed; `removed` is the addition sequence of the one it replaced
   /// or that left (nil when none did).
   mutating func pending(_ app: String, _ id: String, removed sequence: UInt64? = nil) {
@@ -46,6 +49,7 @@ public struct ChangeTracker: Sendable {
     resets.insert(app)
     apps.insert(app)
     categories.remove(app)
+    strings.remove(app)
     queued.remove(app)
     pending = pending.filter { $0.app != app }
     delivered = delivered.filter { $0.app != app }

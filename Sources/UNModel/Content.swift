@@ -6,10 +6,51 @@ public struct JSONText: Sendable, Hashable {
   public static let emptyObject = JSONText(bytes: Array("{}".utf8))
 }
 
-/// A notification's sound: the default sound or a named one.
-public enum Sound: Sendable, Hashable {
-  case `default`
-  case named(String)
+/// A notification's sound, as `UNNotificationSound` holds it: the default sound or a
+/// named one, optionally critical (`defaultCritical`, `criticalSoundNamed(_:)`) with a
+/// volume (`...withAudioVolume:`).  On the wire a plain sound is a string (`"default"` or
+/// the name) and any other an object `{name?, critical, volume?}`.
+public struct Sound: Sendable, Hashable {
+  /// The sound file's name; nil for the system's default sound.
+  public var name: String?
+  /// A critical alert sound: it plays even when muted or in Do Not Disturb, but only for
+  /// an app whose `criticalAlertSetting` is enabled (otherwise it plays as a normal sound).
+  public var critical: Bool
+  /// The critical sound's volume, 0...1 (nil: the system's).
+  public var volume: Double?
+
+  public init(name: String? = nil, critical: Bool = false, volume: Double? = nil) {
+    self.name = name
+    self.critical = critical
+    self.volume = volume
+  }
+
+  public static let `default` = Sound()
+  public static func named(_ name: String) -> Sound { Sound(name: name) }
+
+  /// Written as a string on the wire: neither critical nor with a volume.
+  public var isPlain: Bool { !critical && volume == nil }
+
+  /// The string form's text: the name, or `default`.
+  public var wireName: String { name ?? "default" }
+
+  /// This sound as an app without critical-alert permission hears it: a normal sound.
+  public var uncritical: Sound { Sound(name: name) }
+}
+
+/// `UNNotificationAttachment`: a file shown with the notification.  `url` is a `file:` URL;
+/// the daemon lists the copy it keeps in its data store, as iOS does.
+public struct Attachment: Sendable, Hashable {
+  public var identifier: String
+  public var url: String
+  /// A UTI hint (`UNNotificationAttachmentOptionsTypeHintKey`).
+  public var type: String?
+
+  public init(identifier: String, url: String, type: String? = nil) {
+    self.identifier = identifier
+    self.url = url
+    self.type = type
+  }
 }
 
 /// `UNNotificationInterruptionLevel`.
@@ -42,6 +83,7 @@ public struct Content: Sendable, Hashable {
     var relevanceScore = 0.0
     var launchImageName = ""
     var filterCriteria: String?
+    var attachments: [Attachment] = []
   }
 
   /// Copy-on-write box for `Extras`.
@@ -127,6 +169,11 @@ public struct Content: Sendable, Hashable {
     set { update { $0.filterCriteria = newValue } }
   }
 
+  public var attachments: [Attachment] {
+    get { extras?.value.attachments ?? [] }
+    set { update { $0.attachments = newValue } }
+  }
+
   public static func == (a: Content, b: Content) -> Bool {
     a.title == b.title && a.body == b.body && a.categoryIdentifier == b.categoryIdentifier
       && a.threadIdentifier == b.threadIdentifier && a.userInfo == b.userInfo && a.fields == b.fields
@@ -152,6 +199,9 @@ public struct Content: Sendable, Hashable {
     }
     guard relevanceScore >= 0, relevanceScore <= 1 else {
       throw .invalidParams(field: path + ".relevanceScore", problem: "must be a number in 0...1")
+    }
+    if let volume = sound?.volume, !(volume >= 0 && volume <= 1) {
+      throw .invalidParams(field: path + ".sound.volume", problem: "must be a number in 0...1, got \(volume)")
     }
   }
 }

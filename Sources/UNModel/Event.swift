@@ -4,6 +4,8 @@ public struct Event: Sendable, Hashable {
     case scheduled, replaced, fired, presented, delivered, dropped, responded, expired, removed, authorization
     // Remote payloads and extensions (SPEC §7).
     case pushed, remote, modifying, modified, expanded, collapsed, interaction, extensionResponse
+    /// A notification without alert text played its sound (nothing was shown).
+    case soundPlayed
   }
 
   /// Position in the daemon's event order (starts at 1); `waitFor {since}` counts on it.

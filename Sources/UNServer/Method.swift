@@ -111,6 +111,7 @@ enum MethodTable {
     Reset.self, Discover.self, RequestAuthorization.self, GetNotificationSettings.self, SetAuthorization.self,
     Watch.self, WaitFor.self, Stats.self, PushRemote.self, CompleteContent.self, Expand.self, Collapse.self,
     Interact.self, CompleteExtensionResponse.self,
+    RegisterLocalizedStrings.self, GetLocalizedStrings.self,
   ]
 
   static let byName: [String: any Method.Type] = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })

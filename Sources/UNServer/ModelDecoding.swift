@@ -12,8 +12,10 @@ enum ModelDecoding {
   static let contentFields = [
     "title", "subtitle", "body", "badge", "sound", "userInfo", "categoryIdentifier", "threadIdentifier",
     "summaryArgument", "summaryArgumentCount", "targetContentIdentifier", "interruptionLevel", "relevanceScore",
-    "launchImageName", "filterCriteria",
+    "launchImageName", "filterCriteria", "attachments",
   ]
+  static let soundFields = ["name", "critical", "volume"]
+  static let attachmentFields = ["identifier", "url", "type"]
 
   static func categories(_ values: [JSONValue], path: String) throws(RPCError) -> [Category] {
     var out: [Category] = []
@@ -64,7 +66,7 @@ enum ModelDecoding {
     // The less common fields are set only when given: an unset one costs no storage.
     if let v = try p.string("subtitle") { c.subtitle = v }
     if let v = try p.int("badge") { c.badge = v }
-    if let s = try p.string("sound") { c.sound = s == "default" ? .default : .named(s) }
+    if let s = try sound(p) { c.sound = s }
     if let v = try p.string("summaryArgument") { c.summaryArgument = v }
     if let v = try p.int("summaryArgumentCount") { c.summaryArgumentCount = v }
     if let v = try p.string("targetContentIdentifier") { c.targetContentIdentifier = v }
@@ -72,7 +74,39 @@ enum ModelDecoding {
     if let v = try p.double("relevanceScore") { c.relevanceScore = v }
     if let v = try p.string("launchImageName") { c.launchImageName = v }
     if let v = try p.string("filterCriteria") { c.filterCriteria = v }
+    if let list = try p.array("attachments") { c.attachments = try attachments(list, path: p.field("attachments")) }
     return c
+  }
+
+  /// `"default"`, a name, or `{name?, critical, volume?}` (SPEC §5 and proto-docs).
+  static func sound(_ p: Params) throws(RPCError) -> Sound? {
+    switch p.value("sound") {
+    case nil: return nil
+    case .string(let s)?: return s == "default" ? .default : .named(s)
+    case .object?:
+      let o = try p.object("sound", allowed: soundFields)!
+      let name = try o.string("name")
+      let volume = try o.double("volume")
+      if let volume, !(volume >= 0 && volume <= 1) {
+        throw RPCError.invalidParams(field: o.field("volume"), "must be a number in 0...1, got \(volume)")
+      }
+      return Sound(name: name == "default" ? nil : name, critical: try o.bool("critical") ?? false, volume: volume)
+    case let other?:
+      throw RPCError.invalidParams(field: p.field("sound"), "expected a string or an object, got \(other.typeName)")
+    }
+  }
+
+  /// `[{identifier, url, type?}]`: the shape only; the server checks the files.
+  static func attachments(_ list: [JSONValue], path: String) throws(RPCError) -> [Attachment] {
+    var out: [Attachment] = []
+    for (i, v) in list.enumerated() {
+      let a = try Params(v, path: "\(path)[\(i)]", allowed: attachmentFields)
+      out.append(
+        Attachment(
+          identifier: try a.requiredString("identifier", nonEmpty: false), url: try a.requiredString("url"),
+          type: try a.string("type")))
+    }
+    return out
   }
 
   /// A trigger object, or nil for `null`/absent (deliver now).

@@ -69,13 +69,13 @@ enum WireBytes {
       key(#","badge":"#, &o)
       integer(b, &o)
     }
-    switch c.sound {
-    case .default?:
-      key(#","sound":"default""#, &o)
-    case .named(let n)?:
-      key(#","sound":"#, &o)
-      string(n, &o)
-    case nil: break
+    if let s = c.sound {
+      if s.isPlain, s.name == nil {
+        key(#","sound":"default""#, &o)
+      } else {
+        key(#","sound":"#, &o)
+        JSONWriter.append(ModelEncoding.sound(s), to: &o)
+      }
     }
     key(#","userInfo":"#, &o)
     o.append(contentsOf: c.userInfo.bytes)
@@ -102,6 +102,10 @@ enum WireBytes {
     if let f = c.filterCriteria {
       key(#","filterCriteria":"#, &o)
       string(f, &o)
+    }
+    if !c.attachments.isEmpty {
+      key(#","attachments":"#, &o)
+      JSONWriter.append(.array(c.attachments.map(ModelEncoding.attachment)), to: &o)
     }
     o.append(UInt8(ascii: "}"))
   }

@@ -37,11 +37,7 @@ enum ModelEncoding {
       JSONMember("body", .string(c.body)),
     ]
     if let b = c.badge { m.append(JSONMember("badge", .int(b))) }
-    switch c.sound {
-    case .default?: m.append(JSONMember("sound", .string("default")))
-    case .named(let n)?: m.append(JSONMember("sound", .string(n)))
-    case nil: break
-    }
+    if let s = c.sound { m.append(JSONMember("sound", sound(s))) }
     m.append(JSONMember("userInfo", userInfo(c.userInfo)))
     m += [
       JSONMember("categoryIdentifier", .string(c.categoryIdentifier)),
@@ -56,6 +52,24 @@ enum ModelEncoding {
       JSONMember("launchImageName", .string(c.launchImageName)),
     ]
     if let f = c.filterCriteria { m.append(JSONMember("filterCriteria", .string(f))) }
+    if !c.attachments.isEmpty { m.append(JSONMember("attachments", .array(c.attachments.map(attachment)))) }
+    return .object(m)
+  }
+
+  /// The string form for a plain sound (so outputs without critical sounds are unchanged),
+  /// the object form otherwise.
+  static func sound(_ s: Sound) -> JSONValue {
+    guard !s.isPlain else { return .string(s.wireName) }
+    var m: [JSONMember] = []
+    if let n = s.name { m.append(JSONMember("name", .string(n))) }
+    m.append(JSONMember("critical", .bool(s.critical)))
+    if let v = s.volume { m.append(JSONMember("volume", .double(v))) }
+    return .object(m)
+  }
+
+  static func attachment(_ a: Attachment) -> JSONValue {
+    var m: [JSONMember] = [JSONMember("identifier", .string(a.identifier)), JSONMember("url", .string(a.url))]
+    if let t = a.type { m.append(JSONMember("type", .string(t))) }
     return .object(m)
   }
 

@@ -10,6 +10,7 @@ final class Persistence {
   enum Table {
     static let app = "app"
     static let categories = "categories"
+    static let strings = "strings"
     static let pending = "pending"
     static let delivered = "delivered"
     static let queued = "queued"
@@ -46,6 +47,10 @@ final class Persistence {
           for c in value.arrayValue ?? [] { list.append(try StateCodec.decodeCategory(c)) }
           a.categories = list
           snapshot.apps[row.app] = a
+        case Table.strings:
+          let a = app(row.app)
+          a.localizedStrings = try StateCodec.decodeStrings(value)
+          snapshot.apps[row.app] = a
         case Table.pending:
           let a = app(row.app)
           a.pending.upsert(try StateCodec.decodePending(value))
@@ -80,6 +85,10 @@ final class Persistence {
     for app in changes.apps.sorted() {
       guard let state = center.apps[app] else { continue }
       out.append(put(Table.app, app, "", StateCodec.app(state)))
+    }
+    for app in changes.strings.sorted() {
+      guard let state = center.apps[app] else { continue }
+      out.append(put(Table.strings, app, "", StateCodec.strings(state.localizedStrings)))
     }
     for app in changes.categories.sorted() {
       guard let state = center.apps[app] else { continue }

@@ -83,10 +83,9 @@ extension StateCodec {
       name("badge")
       JSONWriter.appendRaw(String(badge), to: &o)
     }
-    switch c.sound {
-    case .default?: string("sound", "default", default: nil)
-    case .named(let n)?: string("sound", n, default: nil)
-    case nil: break
+    if let sound = c.sound {
+      name("sound")
+      JSONWriter.append(ModelEncoding.sound(sound), to: &o)
     }
     if c.userInfo != JSONText.emptyObject {
       name("userInfo")
@@ -107,6 +106,10 @@ extension StateCodec {
     }
     string("launchImageName", c.launchImageName)
     string("filterCriteria", c.filterCriteria, default: nil)
+    if !c.attachments.isEmpty {
+      name("attachments")
+      JSONWriter.append(.array(c.attachments.map(ModelEncoding.attachment)), to: &o)
+    }
     if first { o.append(UInt8(ascii: "{")) }
     o.append(UInt8(ascii: "}"))
   }

@@ -8,6 +8,7 @@ enum Main {
     CallCommand.self, PingCommand.self, CategoriesCommand.self, ScheduleCommand.self, PendingCommand.self,
     DeliveredCommand.self, RespondCommand.self, BadgeCommand.self, AuthCommand.self, AdvanceCommand.self,
     WatchCommand.self, WaitCommand.self, StatsCommand.self, PushCommand.self, ScenarioCommand.self,
+    StringsCommand.self,
     ]
   }
 
@@ -33,6 +34,7 @@ enum Main {
       wait --event TYPE --timeout S wait for an event (exit 1 when none came in time)
       stats                         the daemon's counters
       push FILE.apns [--app APP]    deliver a remote (APNs) payload, as xcrun simctl push
+      strings [get|set FILE...]     the app's localized strings (.strings, .xcstrings, JSON)
       run [--junit F] SCENARIO...   run scenario files (a private daemon each, or --socket)
 
     options:
@@ -44,9 +46,10 @@ enum Main {
       -h, --help      this help; `unctl COMMAND --help` for a command's
 
     App-scoped commands (categories, schedule, pending, delivered, respond, badge, auth,
-    push) take --app APP, else $UNCENTER_APP: unctl connections do not say hello.
+    push, strings) take --app APP, else $UNCENTER_APP: unctl connections do not say hello.
     NO_COLOR disables colors.  Exit status: 0 ok, 1 JSON-RPC error, 2 usage,
-    3 cannot connect to the daemon.
+    3 cannot connect to the daemon, 4 bad input file (push, strings set: unreadable,
+    not JSON, or not the expected shape; one line on stderr says what and where).
     """
 
   static func run(_ arguments: [String], environment: [String: String]) -> Int32 {

@@ -28,7 +28,7 @@ final class AccessTests: EndToEndTestCase {
     }
     let d = try startDaemon(["--clock", "manual=2026-01-01T08:00:00Z", "--socket-mode", "0666"])
     chmod(d.directory, 0o755)
-    let schedule = #"{"jsonrpc":"2.0","id":1,"method":"scheduleLocal","params":{"app":"com.owned","identifier":"r","content":{},"trigger":null}}"#
+    let schedule = #"{"jsonrpc":"2.0","id":1,"method":"scheduleLocal","params":{"app":"com.owned","identifier":"r","content":{"title":"t"},"trigger":null}}"#
     let owner = try call(as: 65534, d.socketPath, schedule)
     XCTAssertEqual(owner?["result"]?["scheduled"], .bool(true), "\(String(describing: owner))")
 

@@ -76,24 +76,37 @@ final class RemotePayloadTests: XCTestCase {
     let info = try JSONParser.parse(push.content.userInfo.bytes)
     XCTAssertEqual(info["aps"]?["alert"]?["title-loc-key"], .string("GREETING"))
     XCTAssertEqual(info["aps"]?["alert"]?["loc-args"], .array([.string("Anna")]))
-    XCTAssertFalse(push.content.title.contains("GREETING"))
+    // The keys are kept for the center, which resolves them with the app's strings.
+    XCTAssertEqual(push.localization?.title?.key, "GREETING")
+    XCTAssertEqual(push.localization?.title?.args, [])
+    XCTAssertNil(push.localization?.body)
+    XCTAssertEqual(push.warnings, ["aps.alert.loc-args: no loc-key to format them with; ignored"])
   }
 
-  func testLocKeysAloneLeaveTheTextEmpty() throws {
-    let push = try map(#"{"aps":{"alert":{"loc-key":"MSG","loc-args":["x"]}}}"#)
+  func testLocKeyFamily() throws {
+    let push = try map(
+      #"{"aps":{"alert":{"loc-key":"MSG","loc-args":["x",2],"title-loc-key":"T","subtitle-loc-key":"S","subtitle-loc-args":["y"]}}}"#)
     XCTAssertEqual(push.content.title, "")
     XCTAssertEqual(push.content.body, "")
-    XCTAssertTrue(text(push.content.userInfo).contains("\"loc-key\":\"MSG\""))
+    XCTAssertEqual(push.localization?.body?.key, "MSG")
+    XCTAssertEqual(push.localization?.body?.args, ["x", "2"])
+    XCTAssertEqual(push.localization?.title?.key, "T")
+    XCTAssertEqual(push.localization?.subtitle?.args, ["y"])
+    XCTAssertFalse(push.silent)
+    XCTAssertEqual(push.warnings, [])
   }
 
-  func testCriticalSoundDictionary() throws {
+  func testCriticalSoundDictionaryKeepsNameCriticalAndVolume() throws {
     let push = try map(#"{"aps":{"alert":"x","sound":{"critical":1,"name":"alarm.caf","volume":0.8}}}"#)
-    XCTAssertEqual(push.content.sound, .named("alarm.caf"))
+    XCTAssertEqual(push.content.sound, Sound(name: "alarm.caf", critical: true, volume: 0.8))
     XCTAssertEqual(push.content.interruptionLevel, .critical)
     let defaultName = try map(#"{"aps":{"sound":{"critical":0}}}"#)
     XCTAssertEqual(defaultName.content.sound, .default)
     XCTAssertEqual(defaultName.content.interruptionLevel, .active)
     XCTAssertEqual(try map(#"{"aps":{"sound":"ping.aiff"}}"#).content.sound, .named("ping.aiff"))
+    let loud = try map(#"{"aps":{"sound":{"critical":1,"name":"default","volume":1.5}}}"#)
+    XCTAssertEqual(loud.content.sound, Sound(name: nil, critical: true, volume: nil))
+    XCTAssertEqual(loud.warnings, ["aps.sound.volume: expected a number between 0 and 1, got 1.5; ignored"])
   }
 
   func testInterruptionLevels() throws {
@@ -101,10 +114,14 @@ final class RemotePayloadTests: XCTestCase {
     XCTAssertEqual(try map(#"{"aps":{"interruption-level":"passive"}}"#).content.interruptionLevel, .passive)
     XCTAssertEqual(try map(#"{"aps":{"interruption-level":"critical"}}"#).content.interruptionLevel, .critical)
     XCTAssertEqual(try map(#"{"aps":{"interruption-level":"active"}}"#).content.interruptionLevel, .active)
-    assertInvalid(
-      json(#"{"aps":{"interruption-level":"timeSensitive"}}"#),
-      "aps.interruption-level 'timeSensitive' is not passive, active, time-sensitive or critical")
-    assertInvalid(json(#"{"aps":{"interruption-level":1}}"#), "aps.interruption-level must be a string, got a number")
+    let camel = try map(#"{"aps":{"alert":"x","interruption-level":"timeSensitive"}}"#)
+    XCTAssertEqual(camel.content.interruptionLevel, .active)
+    XCTAssertEqual(
+      camel.warnings,
+      [#"aps.interruption-level: expected passive, active, time-sensitive or critical, got "timeSensitive"; ignored"#])
+    XCTAssertEqual(
+      try map(#"{"aps":{"interruption-level":1}}"#).warnings,
+      ["aps.interruption-level: expected a string, got 1; ignored"])
   }
 
   func testRelevanceScoreAndOtherKeys() throws {
@@ -113,15 +130,58 @@ final class RemotePayloadTests: XCTestCase {
     XCTAssertEqual(push.content.relevanceScore, 0.75)
     XCTAssertEqual(push.content.targetContentIdentifier, "room-1")
     XCTAssertEqual(push.content.filterCriteria, "work")
-    assertInvalid(json(#"{"aps":{"relevance-score":1.5}}"#), "aps.relevance-score must be a number in 0...1")
-    assertInvalid(json(#"{"aps":{"relevance-score":"high"}}"#), "aps.relevance-score must be a number in 0...1")
+    XCTAssertEqual(push.warnings, [])
+    let high = try map(#"{"aps":{"alert":"x","relevance-score":100}}"#)
+    XCTAssertEqual(high.content.relevanceScore, 0)
+    XCTAssertEqual(high.warnings, ["aps.relevance-score: expected a number between 0 and 1, got 100; ignored"])
+    XCTAssertEqual(
+      try map(#"{"aps":{"relevance-score":"high"}}"#).warnings,
+      [#"aps.relevance-score: expected a number between 0 and 1, got "high"; ignored"#])
+  }
+
+  /// APNs and iOS accept ill-typed keys and ignore them: each is named in a warning.
+  func testIllTypedKeysAreIgnoredWithWarnings() throws {
+    let push = try map(
+      #"{"aps":{"alert":{"title":{"loc-key":"%@ is on an adventure!","loc-args":["Power Panda"]},"body":"B"},"badge":"5","sound":true,"thread-id":7}}"#)
+    XCTAssertEqual(push.content.title, "")
+    XCTAssertEqual(push.content.body, "B")
+    XCTAssertNil(push.content.badge)
+    XCTAssertNil(push.content.sound)
+    XCTAssertEqual(push.content.threadIdentifier, "")
+    XCTAssertEqual(
+      push.warnings,
+      [
+        "aps.alert.title: expected a string, got an object; ignored",
+        #"aps.badge: expected an integer >= 0, got "5"; ignored"#,
+        "aps.sound: expected a string or a dictionary, got true; ignored",
+        "aps.thread-id: expected a string, got 7; ignored",
+      ])
+    XCTAssertEqual(try map(#"{"aps":{"badge":-1}}"#).warnings, ["aps.badge: expected an integer >= 0, got -1; ignored"])
+    XCTAssertEqual(try map(#"{"aps":{"alert":5}}"#).warnings, ["aps.alert: expected a string or a dictionary, got 5; ignored"])
+  }
+
+  /// Apple's Live Activity update: accepted, not shown as a notification.
+  func testLiveActivityPayload() throws {
+    let push = try map(
+      """
+      {"aps":{"timestamp":1685952000,"event":"update","content-state":{"currentHealthLevel":0.941,"eventDescription":"Power Panda found a sword!"},
+      "alert":{"title":{"loc-key":"%@ has found a sword!","loc-args":["Power Panda"]},"body":{"loc-key":"%@ found a sword in a cave.","loc-args":["Power Panda"]},"sound":"chime.aiff"},
+      "relevance-score":100}}
+      """)
+    XCTAssertEqual(push.liveActivityEvent, "update")
+    XCTAssertFalse(push.silent)
+    XCTAssertFalse(push.contentAvailable)
+    XCTAssertEqual(push.warnings, ["aps.event: a Live Activity update is shown by ActivityKit, not as a notification; not shown"])
   }
 
   func testSilentAndMutable() throws {
     let silent = try map(#"{"aps":{"content-available":1},"sync":true}"#)
     XCTAssertTrue(silent.silent)
     XCTAssertEqual(text(silent.payload), #"{"aps":{"content-available":1},"sync":true}"#)
-    XCTAssertFalse(try map(#"{"aps":{"content-available":1,"alert":"x"}}"#).silent)
+    let both = try map(#"{"aps":{"content-available":1,"alert":"x"}}"#)
+    XCTAssertFalse(both.silent)
+    XCTAssertTrue(both.contentAvailable, "content-available with an alert still wakes the app")
+    XCTAssertTrue(silent.contentAvailable)
     XCTAssertFalse(try map(#"{"aps":{"content-available":1,"badge":1}}"#).silent)
     XCTAssertFalse(try map(#"{"aps":{"content-available":1,"sound":"default"}}"#).silent)
     XCTAssertFalse(try map(#"{"aps":{"content-available":0}}"#).silent)
@@ -137,13 +197,6 @@ final class RemotePayloadTests: XCTestCase {
     assertInvalid(json(#"{"alert":"x"}"#), "the payload has no 'aps' dictionary")
     assertInvalid(json(#"{"aps":"x"}"#), "'aps' must be an object, got a string")
     assertInvalid(json(#"{"aps":[]}"#), "'aps' must be an object, got an array")
-    assertInvalid(json(#"{"aps":{"badge":"5"}}"#), "aps.badge must be an integer >= 0")
-    assertInvalid(json(#"{"aps":{"badge":1.5}}"#), "aps.badge must be an integer >= 0")
-    assertInvalid(json(#"{"aps":{"badge":-1}}"#), "aps.badge must be an integer >= 0")
-    assertInvalid(json(#"{"aps":{"alert":5}}"#), "aps.alert must be a string or an object, got a number")
-    assertInvalid(json(#"{"aps":{"alert":{"title":5}}}"#), "aps.alert.title must be a string, got a number")
-    assertInvalid(json(#"{"aps":{"sound":true}}"#), "aps.sound must be a string or an object, got a boolean")
-    assertInvalid(json(#"{"aps":{"thread-id":7}}"#), "aps.thread-id must be a string, got a number")
   }
 
   func testSizeLimitIsOnTheCompactSerialization() throws {

@@ -6,7 +6,7 @@ import XCTest
 final class ExitCodeTests: UnctlTestCase {
   static let commands = [
     "call", "ping", "categories", "schedule", "pending", "delivered", "respond", "badge", "auth", "advance",
-    "watch", "wait", "stats", "push", "run",
+    "watch", "wait", "stats", "push", "run", "strings",
   ]
 
   func testHelpOnEveryCommandExitsZero() throws {
@@ -76,9 +76,15 @@ final class ExitCodeTests: UnctlTestCase {
     let notJSON = scratchFile("bad.json", contents: "{nope")
     let notArray = scratchFile("obj.json", contents: #"{"identifier": "x"}"#)
     let notObject = scratchFile("arr.apns", contents: "[1, 2]")
-    for args in [["categories", "set", notJSON], ["categories", "set", notArray], ["push", notObject], ["push", notJSON]] {
+    for args in [["categories", "set", notJSON], ["categories", "set", notArray]] {
       let r = try unctl(["--socket", socket] + args + ["--app", "a"])
       XCTAssertEqual(r.status, 2, "\(args): \(r.stderr)")
+    }
+    // A payload file that cannot be used is a data error (4), not a usage error.
+    for args in [["push", notObject], ["push", notJSON]] {
+      let r = try unctl(["--socket", socket] + args + ["--app", "a"])
+      XCTAssertEqual(r.status, 4, "\(args): \(r.stderr)")
+      XCTAssertFalse(r.stderr.contains("usage:"), r.stderr)
     }
   }
 

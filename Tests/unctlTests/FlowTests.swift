@@ -50,7 +50,8 @@ final class FlowTests: UnctlTestCase {
     XCTAssertEqual(reply.status, 0, reply.stderr)
     XCTAssertNotNil(reply.json()["responseId"]?.stringValue)
 
-    try run("schedule", "--app", "chat", "--id", "m2", "--now", "--category", "msg")
+    // With alert text: a notification without any is not listed (nothing to respond to).
+    try run("schedule", "--app", "chat", "--id", "m2", "--now", "--category", "msg", "--title", "Hi")
     let unknown = try run("respond", "m2", "nope", "--app", "chat")
     XCTAssertEqual(unknown.status, 1)
     XCTAssertNotNil(try parseJSON(unknown.stderr)["code"]?.intValue)

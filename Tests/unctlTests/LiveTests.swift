@@ -137,13 +137,18 @@ final class LiveTests: UnctlTestCase {
     XCTAssertEqual(request["method"]?.stringValue, "pushRemote")
     XCTAssertEqual(request["params"]?["app"]?.stringValue, "com.example.chat")
     XCTAssertEqual(request["params"]?["identifier"]?.stringValue, "p1")
-    XCTAssertEqual(request["params"]?["payload"], .object(["aps": .object(["alert": .string("Hi")]), "x": .int(1)]))
+    // The Simulator keeps "Simulator Target Bundle" in the payload (and so in userInfo).
+    XCTAssertEqual(
+      request["params"]?["payload"],
+      .object([
+        "aps": .object(["alert": .string("Hi")]), "Simulator Target Bundle": .string("com.example.chat"), "x": .int(1),
+      ]))
 
     let fake2 = try FakeDaemon(path: scratch + "/fake2.sock")
     _ = try unctl(["--socket", fake2.path, "push", file, "--app", "mine"])
     let request2 = try XCTUnwrap(fake2.request())
     XCTAssertEqual(request2["params"]?["app"]?.stringValue, "mine")
     XCTAssertNil(request2["params"]?["identifier"])
-    XCTAssertNil(request2["params"]?["payload"]?["Simulator Target Bundle"])
+    XCTAssertEqual(request2["params"]?["payload"]?["Simulator Target Bundle"], .string("com.example.chat"))
   }
 }

@@ -1,7 +1,8 @@
 import JSONRPC
 import UNModel
 
-/// `pushRemote`: an APNs payload delivered at once, as `xcrun simctl push` does.
+/// `pushRemote`: an APNs payload delivered at once, as `xcrun simctl push` does; the
+/// keys iOS would ignore are listed in `warnings`.
 enum PushRemote: Method {
   static let name = "pushRemote"
 
@@ -12,7 +13,10 @@ enum PushRemote: Method {
     let push = try RemotePayload.map(payload)
     let identifier = try p.string("identifier")
     let r = try call.model { () throws(UNError) in try call.center.pushRemote(app: app, push, identifier: identifier) }
-    return .object(["identifier": .string(r.identifier), "delivered": .bool(r.delivered)])
+    return .object([
+      "identifier": .string(r.identifier), "delivered": .bool(r.delivered),
+      "warnings": .array(push.warnings.map { .string($0) }),
+    ])
   }
 }
 
@@ -23,7 +27,10 @@ enum CompleteContent: Method {
   static func handle(_ call: Call) throws(RPCError) -> JSONValue {
     let p = try call.params(allowed: ["requestId", "content"])
     let requestId = try p.requiredString("requestId")
-    let content = try p.value("content").map { v throws(RPCError) in try ModelDecoding.content(v) }
+    var content = try p.value("content").map { v throws(RPCError) in try ModelDecoding.content(v) }
+    if let c = content, let app = call.client.hello?.appId {
+      content = try AttachmentStore.store(c, app: app, call.configuration)
+    }
     let modified = try call.model { () throws(UNError) in
       try call.center.completeContent(session: call.client.id, requestId: requestId, content: content)
     }

@@ -45,6 +45,7 @@ extension ScheduleLocalFastPath {
         guard let v = int(&r) else { return nil }
         c.badge = v
       case .sound:
+        // The object form (critical, volume) takes the general path.
         guard let s = r.string() else { return nil }
         c.sound = s == "default" ? .default : .named(s)
       case .summaryArgument:
@@ -78,7 +79,8 @@ extension ScheduleLocalFastPath {
     return JSONValue.number(text).intValue
   }
 
-  /// The content fields (`ModelDecoding.contentFields`).
+  /// The content fields (`ModelDecoding.contentFields`) but `attachments`, which takes the
+  /// general path (its files are checked and copied there).
   enum Field: UInt32 {
     case title, body, categoryIdentifier, threadIdentifier, userInfo, subtitle, badge, sound, summaryArgument
     case summaryArgumentCount, targetContentIdentifier, interruptionLevel, relevanceScore, launchImageName

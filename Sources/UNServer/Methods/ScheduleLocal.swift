@@ -8,7 +8,10 @@ enum ScheduleLocal: Method {
   static func handle(_ call: Call) throws(RPCError) -> JSONValue {
     let p = try call.params(allowed: fields)
     let app = try call.app(p)
-    return call.answer(encoded: try run(call, app: app, request(from: p)))
+    var request = try request(from: p)
+    // Attachments are copied into the data store first (the fast path never has any).
+    request.content = try AttachmentStore.store(request.content, app: app, call.configuration)
+    return call.answer(encoded: try run(call, app: app, request))
   }
 
   static let fields = ["app", "identifier", "content", "trigger"]

@@ -57,7 +57,9 @@ enum Reset: Method {
 
   static func handle(_ call: Call) throws(RPCError) -> JSONValue {
     let p = try call.params(allowed: ["app"])
-    call.center.reset(app: try call.app(p))
+    let app = try call.app(p)
+    call.center.reset(app: app)
+    AttachmentStore.removeApp(app, call.configuration)
     return .object([])
   }
 }
