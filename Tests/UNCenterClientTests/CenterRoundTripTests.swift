@@ -267,4 +267,21 @@ final class CenterRoundTripTests: XCTestCase {
       XCTFail("unexpected \(error)")
     }
   }
+
+  /// The async willPresent's answer decides: `[]` is neither shown nor listed.
+  func testWillPresentAnswerDecidesTheDeliveredList() async throws {
+    let delegate = RecordingDelegate(presentationAnswer: [])
+    let center = try await connect(delegate: delegate)
+    defer { center.close() }
+    try await center.add(message("quiet", after: nil))
+    guard case .willPresent? = await delegate.next() else { return XCTFail("no willPresent") }
+    await center.drainCallbacks()
+    let user = try daemon.user(app: Self.app)
+    let presented = try user.ok(
+      "waitFor",
+      .object(["event": .object(["type": .string("presented"), "identifier": .string("quiet")]), "timeout": .int(10)]))
+    XCTAssertEqual(presented["event"]?["presentation"], .array([]))
+    let delivered = await center.deliveredNotifications()
+    XCTAssertEqual(delivered, [])
+  }
 }
