@@ -12,6 +12,7 @@ import XCTest
 /// the main thread is.
 final class AppleSampleCodeTests: XCTestCase {
   override func setUpWithError() throws { _ = try SharedDaemon.socket() }
+  override func tearDown() { SharedDaemon.leave() }
 
   func testPermissionSampleIsGrantedAndSettingsSayAlert() throws { try MainActor.assumeIsolated { try Self.checkThatPermissionSampleIsGrantedAndSettingsSayAlert() } }
 

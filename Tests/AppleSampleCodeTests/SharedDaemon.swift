@@ -25,15 +25,26 @@ enum SharedDaemon {
       guard Date() < deadline else { throw UNCenterError.connection("uncenterd did not start on \(socket)") }
       usleep(20_000)
     }
-    setenv("UNCENTER_SOCKET", socket, 1)
-    setenv("UNCENTER_APP", app, 1)
     return socket
   }
 
   private static let pid = AtomicPID()
 
-  /// The daemon's socket, starting it on first use.
-  static func socket() throws -> String { try started.get() }
+  /// The daemon's socket, starting it on first use; sets `UNCENTER_SOCKET` and
+  /// `UNCENTER_APP` for the process until `leave()`.
+  static func socket() throws -> String {
+    let socket = try started.get()
+    setenv("UNCENTER_SOCKET", socket, 1)
+    setenv("UNCENTER_APP", app, 1)
+    return socket
+  }
+
+  /// Unsets the variables again, so that other test targets in this process see the
+  /// environment they were started with.
+  static func leave() {
+    unsetenv("UNCENTER_SOCKET")
+    unsetenv("UNCENTER_APP")
+  }
 
   static func executable(named name: String) throws -> URL {
     var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
