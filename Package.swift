@@ -13,6 +13,7 @@ let package = Package(
     .executable(name: "uncenterd", targets: ["uncenterd"]),
     .executable(name: "unctl", targets: ["unctl"]),
     .library(name: "UNCenterClient", targets: ["UNCenterClient"]),
+    .library(name: "UserNotifications", targets: ["UserNotifications"]),
   ],
   targets: [
     // libuv from Debian's libuv1-dev; UVLoop is the only module that imports it.
@@ -40,9 +41,11 @@ let package = Package(
     .executableTarget(name: "uncenterd", dependencies: ["UNServer"]),
     // Clients: the connection used by unctl, tests and the UserNotifications-shaped API.
     .target(name: "UNCenterClient", dependencies: ["JSONRPC"]),
+    // Apple's module name for the client, so `import UserNotifications` code builds unchanged.
+    .target(name: "UserNotifications", dependencies: ["UNCenterClient"]),
     .executableTarget(name: "unctl", dependencies: ["UNCenterClient", "JSONRPC"]),
     // The Polish seed's AppDelegate, ported to UNCenterClient almost line for line.
-    .executableTarget(name: "PolishChatExample", dependencies: ["UNCenterClient"], path: "Examples/PolishChat"),
+    .executableTarget(name: "PolishChatExample", dependencies: ["UserNotifications"], path: "Examples/PolishChat"),
     // Micro-benchmark: parse + encode of a typical request.
     .executableTarget(name: "JSONBench", dependencies: ["JSONRPC"]),
 
@@ -52,6 +55,8 @@ let package = Package(
     .testTarget(name: "UNStoreTests", dependencies: ["UNStore"]),
     .testTarget(name: "UNServerTests", dependencies: ["UNServer", "JSONRPC", "UNModel"]),
     .testTarget(name: "UNCenterClientTests", dependencies: ["UNCenterClient", "JSONRPC"]),
+    // Code written as Apple's documentation writes it, run against a real daemon.
+    .testTarget(name: "AppleSampleCodeTests", dependencies: ["UserNotifications", "JSONRPC", "uncenterd"]),
     .testTarget(name: "unctlTests", dependencies: ["JSONRPC", "UNCenterClient", "unctl", "uncenterd"]),
     .testTarget(name: "EndToEndTests", dependencies: ["JSONRPC", "UNCenterClient", "uncenterd", "unctl", "PolishChatExample"]),
   ]

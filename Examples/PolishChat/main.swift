@@ -8,7 +8,7 @@
 // receives (`received reply: <text>`, `received delete`, ...) and exits 0 after N
 // responses (default 2).
 import Foundation
-import UNCenterClient
+import UserNotifications
 
 /// Prints a line unbuffered, so a test reading the pipe sees it at once.
 func say(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
@@ -28,14 +28,13 @@ while let argument = arguments.next() {
   }
 }
 
-@MainActor
-final class AppDelegate: UNUserNotificationCenterDelegate {
+final class AppDelegate: NSObject, UNUserNotificationCenterDelegate {
   /// Each response handled, for the main loop to count.
   let handled: AsyncStream<String>.Continuation
 
   init(handled: AsyncStream<String>.Continuation) { self.handled = handled }
 
-  func registerNotificationCategories() async throws {
+  func registerNotificationCategories() {
     let replyAction = UNTextInputNotificationAction(
       identifier: "reply",
       title: "Odpowiedz",
@@ -57,13 +56,13 @@ final class AppDelegate: UNUserNotificationCenterDelegate {
       options: [.customDismissAction]
     )
 
-    try await UNUserNotificationCenter.current()
+    UNUserNotificationCenter.current()
       .setNotificationCategories([messageCategory])
   }
 
-  func application(didFinishLaunchingWithOptions options: [String: String]?) async throws -> Bool {
+  func application(didFinishLaunchingWithOptions options: [String: String]?) -> Bool {
     UNUserNotificationCenter.current().delegate = self
-    try await registerNotificationCategories()
+    registerNotificationCategories()
     return true
   }
 
@@ -84,19 +83,26 @@ final class AppDelegate: UNUserNotificationCenterDelegate {
   }
 
   func userNotificationCenter(
-    _ center: UNUserNotificationCenter, willPresent notification: UNNotification
-  ) async -> UNNotificationPresentationOptions {
+    _ center: UNUserNotificationCenter,
+    willPresent notification: UNNotification,
+    withCompletionHandler completionHandler: @escaping (UNNotificationPresentationOptions) -> Void
+  ) {
     say("presented \(notification.request.identifier): \(notification.request.content.body)")
-    return [.banner, .list, .sound]
+    completionHandler([.banner, .list, .sound])
   }
 
-  func userNotificationCenter(_ center: UNUserNotificationCenter, didReceive response: UNNotificationResponse) async {
+  func userNotificationCenter(
+    _ center: UNUserNotificationCenter,
+    didReceive response: UNNotificationResponse,
+    withCompletionHandler completionHandler: @escaping () -> Void
+  ) {
     let id = response.notification.request.identifier
     switch response.actionIdentifier {
     case "reply":
-      say("received reply: \(response.userText ?? "") (\(id))")
+      let text = (response as? UNTextInputNotificationResponse)?.userText ?? ""
+      say("received reply: \(text) (\(id))")
     case "delete":
-      try? await center.removeDeliveredNotifications(withIdentifiers: [id])
+      center.removeDeliveredNotifications(withIdentifiers: [id])
       say("received delete (\(id))")
     case UNNotificationDefaultActionIdentifier:
       say("received open (\(id))")
@@ -106,6 +112,7 @@ final class AppDelegate: UNUserNotificationCenterDelegate {
       say("received \(response.actionIdentifier) (\(id))")
     }
     handled.yield(response.actionIdentifier)
+    completionHandler()
   }
 }
 
@@ -113,7 +120,7 @@ do {
   let center = try await UNUserNotificationCenter.connect(appId: appId, socketPath: socketPath)
   let (responses, handled) = AsyncStream.makeStream(of: String.self)
   let appDelegate = AppDelegate(handled: handled)
-  _ = try await appDelegate.application(didFinishLaunchingWithOptions: nil)
+  _ = appDelegate.application(didFinishLaunchingWithOptions: nil)
   try await appDelegate.scheduleMessage(identifier: "message-1", body: "Anna: Cześć! Jak się masz?", after: 5)
   try await appDelegate.scheduleMessage(identifier: "message-2", body: "Anna: Odezwij się!", after: 10)
   say("ready")

@@ -26,9 +26,12 @@ enum CallbackItem: Sendable {
 /// All mutable state is inside a `Mutex`, so the class is `Sendable` without
 /// unchecked conformance.
 final class CenterConnection: Sendable {
+  /// What runs when a request's answer (or the connection's end) arrives, on the reader thread.
+  typealias Completion = @Sendable (Result<JSONValue, UNCenterError>) -> Void
+
   struct State {
     var nextID = 1
-    var waiting: [Int: CheckedContinuation<JSONValue, any Error>] = [:]
+    var waiting: [Int: Completion] = [:]
     var closedReason: String?
   }
 
@@ -73,22 +76,29 @@ final class CenterConnection: Sendable {
   deinit { Foundation.close(fd) }
 
   /// Sends a request and waits for its result; a JSON-RPC error is thrown as `.rpc`.
-  func call(_ method: String, _ params: JSONValue? = nil) async throws -> JSONValue {
-    try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<JSONValue, any Error>) in
-      let failure: UNCenterError? = state.withLock { s in
-        if let reason = s.closedReason { return .connection(reason) }
-        let id = s.nextID
-        s.nextID += 1
-        var members: [JSONMember] = [
-          JSONMember("jsonrpc", .string("2.0")), JSONMember("id", .int(id)), JSONMember("method", .string(method)),
-        ]
-        if let params { members.append(JSONMember("params", params)) }
-        if let error = writeAll(JSONValue.object(members).encoded() + [0x0A]) { return .connection(error) }
-        s.waiting[id] = continuation
-        return nil
-      }
-      if let failure { continuation.resume(throwing: failure) }
+  func call(_ method: String, _ params: JSONValue? = nil) async throws(UNCenterError) -> JSONValue {
+    let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<JSONValue, UNCenterError>, Never>) in
+      send(method, params) { continuation.resume(returning: $0) }
     }
+    return try result.get()
+  }
+
+  /// Writes a request now (so requests reach the daemon in the order they were sent,
+  /// whichever thread sent them) and calls `completion` with its answer later.
+  func send(_ method: String, _ params: JSONValue?, completion: @escaping Completion) {
+    let failure: UNCenterError? = state.withLock { s in
+      if let reason = s.closedReason { return .connection(reason) }
+      let id = s.nextID
+      s.nextID += 1
+      var members: [JSONMember] = [
+        JSONMember("jsonrpc", .string("2.0")), JSONMember("id", .int(id)), JSONMember("method", .string(method)),
+      ]
+      if let params { members.append(JSONMember("params", params)) }
+      if let error = writeAll(JSONValue.object(members).encoded() + [0x0A]) { return .connection(error) }
+      s.waiting[id] = completion
+      return nil
+    }
+    if let failure { completion(.failure(failure)) }
   }
 
   /// Stops the connection: outstanding and later calls fail with `.connection`.
@@ -113,7 +123,7 @@ final class CenterConnection: Sendable {
   private func writeAll(_ bytes: [UInt8]) -> String? {
     var offset = 0
     while offset < bytes.count {
-      let n = bytes[offset...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+      let n = bytes[offset...].withUnsafeBytes { Foundation.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
       if n < 0 {
         if errno == EINTR { continue }
         return String(cString: strerror(errno))
@@ -152,7 +162,7 @@ final class CenterConnection: Sendable {
       s.waiting = [:]
       return (w, s.closedReason!)
     }
-    for (_, continuation) in waiting.0 { continuation.resume(throwing: UNCenterError.connection(waiting.1)) }
+    for (_, completion) in waiting.0 { completion(.failure(.connection(waiting.1))) }
     callbackSink.finish()
   }
 
@@ -162,13 +172,13 @@ final class CenterConnection: Sendable {
       return
     }
     guard let id = message["id"]?.intValue else { return }
-    guard let continuation = state.withLock({ $0.waiting.removeValue(forKey: id) }) else { return }
+    guard let completion = state.withLock({ $0.waiting.removeValue(forKey: id) }) else { return }
     if let error = message["error"] {
-      continuation.resume(
-        throwing: UNCenterError.rpc(
-          code: error["code"]?.intValue ?? 0, message: error["message"]?.stringValue ?? "", data: error["data"]))
+      completion(
+        .failure(
+          .rpc(code: error["code"]?.intValue ?? 0, message: error["message"]?.stringValue ?? "", data: error["data"])))
     } else {
-      continuation.resume(returning: message["result"] ?? .null)
+      completion(.success(message["result"] ?? .null))
     }
   }
 }

@@ -46,11 +46,20 @@ public struct UNNotificationPresentationOptions: WireOptionSet {
   public init(rawValue: UInt) { self.rawValue = rawValue }
   public static let badge = UNNotificationPresentationOptions(rawValue: 1 << 0)
   public static let sound = UNNotificationPresentationOptions(rawValue: 1 << 1)
+  /// Deprecated on iOS 14 for `banner` and `list`; sent as both.
+  public static let alert = UNNotificationPresentationOptions(rawValue: 1 << 2)
   public static let list = UNNotificationPresentationOptions(rawValue: 1 << 3)
   public static let banner = UNNotificationPresentationOptions(rawValue: 1 << 4)
   static let wireNames: [(UNNotificationPresentationOptions, String)] = [
     (.banner, "banner"), (.list, "list"), (.sound, "sound"), (.badge, "badge"),
   ]
+
+  /// The wire names, with the deprecated `alert` as `banner` and `list`.
+  var presentationWireNames: [String] {
+    var options = self
+    if contains(.alert) { options.formUnion([.banner, .list]) }
+    return options.wireNameList
+  }
 }
 
 /// `UNAuthorizationOptions`.

@@ -1,143 +1,174 @@
+import Foundation
 import JSONRPC
-import Synchronization
-
-/// `UNNotificationSoundName`.
-public struct UNNotificationSoundName: RawRepresentable, Sendable, Hashable, ExpressibleByStringLiteral {
-  public var rawValue: String
-  public init(rawValue: String) { self.rawValue = rawValue }
-  public init(_ rawValue: String) { self.rawValue = rawValue }
-  public init(stringLiteral value: String) { rawValue = value }
-}
-
-/// `UNNotificationSound`: the system sound or a named one.
-public struct UNNotificationSound: Sendable, Hashable {
-  /// nil for the default sound.
-  public let name: UNNotificationSoundName?
-  public static let `default` = UNNotificationSound(name: nil)
-  public init(named name: UNNotificationSoundName) { self.name = name }
-  private init(name: UNNotificationSoundName?) { self.name = name }
-
-  var wireValue: JSONValue { .string(name?.rawValue ?? "default") }
-  init(wireName: String) { self.init(name: wireName == "default" ? nil : UNNotificationSoundName(wireName)) }
-}
 
 /// `UNNotificationInterruptionLevel`.
 public enum UNNotificationInterruptionLevel: String, Sendable, Hashable, CaseIterable {
   case passive, active, timeSensitive, critical
 }
 
-/// `UNNotificationContent`: what a notification shows, as a value.
+/// The fields of a notification's content, shared by the immutable and mutable classes.
+struct ContentFields {
+  var title = ""
+  var subtitle = ""
+  var body = ""
+  var badge: NSNumber?
+  var sound: UNNotificationSound?
+  var attachments: [UNNotificationAttachment] = []
+  var userInfo: [AnyHashable: Any] = [:]
+  var categoryIdentifier = ""
+  var threadIdentifier = ""
+  var summaryArgument = ""
+  var summaryArgumentCount = 0
+  var targetContentIdentifier: String?
+  var interruptionLevel: UNNotificationInterruptionLevel = .active
+  var relevanceScore = 0.0
+  var launchImageName = ""
+  var filterCriteria: String?
+}
+
+/// `UNNotificationContent`: what a notification shows, immutable as Apple's class.
+/// `copy()` and `mutableCopy()` behave as Apple's (`NSCopying`, `NSMutableCopying`);
+/// equality and hashing compare the wire form.
 ///
-/// `userInfo` holds JSON-compatible values (String, Bool, Int, Double, arrays and
-/// `[String: any Sendable]` dictionaries); equality and hashing compare its JSON form.
-public struct UNNotificationContent: Sendable, Hashable {
-  public var title = ""
-  public var subtitle = ""
-  public var body = ""
-  public var badge: Int?
-  public var sound: UNNotificationSound?
-  public var userInfo: [String: any Sendable] = [:]
-  public var categoryIdentifier = ""
-  public var threadIdentifier = ""
-  public var summaryArgument = ""
-  public var summaryArgumentCount = 1
-  public var targetContentIdentifier: String?
-  public var interruptionLevel: UNNotificationInterruptionLevel = .active
-  public var relevanceScore = 0.0
-  public var launchImageName = ""
-  public var filterCriteria: String?
+/// `@unchecked Sendable`, as Apple's: an instance of this class never changes after it
+/// is made.  The mutable subclass is, as on Apple, for one owner to fill in; a request
+/// takes an immutable copy of it, so what crosses threads is always a copy.
+open class UNNotificationContent: NSObject, NSCopying, NSMutableCopying, @unchecked Sendable {
+  var fields: ContentFields
 
-  public init() {}
+  public override init() { fields = ContentFields() }
+  init(fields: ContentFields) { self.fields = fields }
 
-  public static func == (a: UNNotificationContent, b: UNNotificationContent) -> Bool { a.wireValue == b.wireValue }
-  public func hash(into hasher: inout Hasher) { hasher.combine(wireValue) }
-}
+  public var title: String { fields.title }
+  public var subtitle: String { fields.subtitle }
+  public var body: String { fields.body }
+  public var badge: NSNumber? { fields.badge }
+  public var sound: UNNotificationSound? { fields.sound }
+  public var attachments: [UNNotificationAttachment] { fields.attachments }
+  public var userInfo: [AnyHashable: Any] { fields.userInfo }
+  public var categoryIdentifier: String { fields.categoryIdentifier }
+  public var threadIdentifier: String { fields.threadIdentifier }
+  public var summaryArgument: String { fields.summaryArgument }
+  /// 0 (Apple's default) is sent as 1, the daemon's "one item".
+  public var summaryArgumentCount: Int { fields.summaryArgumentCount }
+  public var targetContentIdentifier: String? { fields.targetContentIdentifier }
+  public var interruptionLevel: UNNotificationInterruptionLevel { fields.interruptionLevel }
+  public var relevanceScore: Double { fields.relevanceScore }
+  public var launchImageName: String { fields.launchImageName }
+  public var filterCriteria: String? { fields.filterCriteria }
 
-/// `UNMutableNotificationContent`: a reference type as on iOS, so the usual
-/// `let content = UNMutableNotificationContent(); content.title = "…"` works.  Its
-/// fields live in a `Mutex`, which makes it `Sendable` without unchecked conformance;
-/// a request takes a snapshot of it when it is created, as iOS copies it.
-public final class UNMutableNotificationContent: Sendable {
-  private let fields: Mutex<UNNotificationContent>
+  open func copy(with zone: NSZone? = nil) -> Any { UNNotificationContent(fields: fields) }
+  open func mutableCopy(with zone: NSZone? = nil) -> Any { UNMutableNotificationContent(fields: fields) }
 
-  public init() { fields = Mutex(UNNotificationContent()) }
-  public init(_ content: UNNotificationContent) { fields = Mutex(content) }
-
-  /// The current fields as an immutable value.
-  public var content: UNNotificationContent { fields.withLock { $0 } }
-
-  public var title: String { get { fields.withLock { $0.title } } set { fields.withLock { $0.title = newValue } } }
-  public var subtitle: String { get { fields.withLock { $0.subtitle } } set { fields.withLock { $0.subtitle = newValue } } }
-  public var body: String { get { fields.withLock { $0.body } } set { fields.withLock { $0.body = newValue } } }
-  public var badge: Int? { get { fields.withLock { $0.badge } } set { fields.withLock { $0.badge = newValue } } }
-  public var sound: UNNotificationSound? { get { fields.withLock { $0.sound } } set { fields.withLock { $0.sound = newValue } } }
-  public var userInfo: [String: any Sendable] {
-    get { fields.withLock { $0.userInfo } }
-    set { fields.withLock { $0.userInfo = newValue } }
+  open override func isEqual(_ object: Any?) -> Bool {
+    guard let other = object as? UNNotificationContent else { return false }
+    return wireValue == other.wireValue
   }
-  public var categoryIdentifier: String { get { fields.withLock { $0.categoryIdentifier } } set { fields.withLock { $0.categoryIdentifier = newValue } } }
-  public var threadIdentifier: String { get { fields.withLock { $0.threadIdentifier } } set { fields.withLock { $0.threadIdentifier = newValue } } }
-  public var summaryArgument: String { get { fields.withLock { $0.summaryArgument } } set { fields.withLock { $0.summaryArgument = newValue } } }
-  public var summaryArgumentCount: Int {
-    get { fields.withLock { $0.summaryArgumentCount } }
-    set { fields.withLock { $0.summaryArgumentCount = newValue } }
-  }
-  public var targetContentIdentifier: String? {
-    get { fields.withLock { $0.targetContentIdentifier } }
-    set { fields.withLock { $0.targetContentIdentifier = newValue } }
-  }
-  public var interruptionLevel: UNNotificationInterruptionLevel {
-    get { fields.withLock { $0.interruptionLevel } }
-    set { fields.withLock { $0.interruptionLevel = newValue } }
-  }
-  public var relevanceScore: Double { get { fields.withLock { $0.relevanceScore } } set { fields.withLock { $0.relevanceScore = newValue } } }
-  public var launchImageName: String { get { fields.withLock { $0.launchImageName } } set { fields.withLock { $0.launchImageName = newValue } } }
-  public var filterCriteria: String? { get { fields.withLock { $0.filterCriteria } } set { fields.withLock { $0.filterCriteria = newValue } } }
-}
 
-// MARK: wire shape
+  open override var hash: Int { wireValue.hashValue }
 
-extension UNNotificationContent {
+  open override var description: String { "<UNNotificationContent: \(Wire.text(wireValue))>" }
+
+  // MARK: wire shape
+
   /// The daemon's `Content` shape (SPEC §5), fields in its order.
   public var wireValue: JSONValue {
+    let f = fields
     var m: [JSONMember] = [
-      JSONMember("title", .string(title)), JSONMember("subtitle", .string(subtitle)), JSONMember("body", .string(body)),
+      JSONMember("title", .string(f.title)), JSONMember("subtitle", .string(f.subtitle)),
+      JSONMember("body", .string(f.body)),
     ]
-    if let badge { m.append(JSONMember("badge", .int(badge))) }
-    if let sound { m.append(JSONMember("sound", sound.wireValue)) }
+    if let badge = f.badge { m.append(JSONMember("badge", .int(badge.intValue))) }
+    if let sound = f.sound { m.append(JSONMember("sound", sound.wireValue)) }
+    if !f.attachments.isEmpty { m.append(JSONMember("attachments", .array(f.attachments.map(\.wireValue)))) }
     m += [
-      JSONMember("userInfo", Wire.object(userInfo)),
-      JSONMember("categoryIdentifier", .string(categoryIdentifier)),
-      JSONMember("threadIdentifier", .string(threadIdentifier)),
-      JSONMember("summaryArgument", .string(summaryArgument)),
-      JSONMember("summaryArgumentCount", .int(summaryArgumentCount)),
+      JSONMember("userInfo", Wire.object(f.userInfo)),
+      JSONMember("categoryIdentifier", .string(f.categoryIdentifier)),
+      JSONMember("threadIdentifier", .string(f.threadIdentifier)),
+      JSONMember("summaryArgument", .string(f.summaryArgument)),
+      JSONMember("summaryArgumentCount", .int(max(1, f.summaryArgumentCount))),
     ]
-    if let t = targetContentIdentifier { m.append(JSONMember("targetContentIdentifier", .string(t))) }
+    if let t = f.targetContentIdentifier { m.append(JSONMember("targetContentIdentifier", .string(t))) }
     m += [
-      JSONMember("interruptionLevel", .string(interruptionLevel.rawValue)),
-      JSONMember("relevanceScore", .double(relevanceScore)),
-      JSONMember("launchImageName", .string(launchImageName)),
+      JSONMember("interruptionLevel", .string(f.interruptionLevel.rawValue)),
+      JSONMember("relevanceScore", .double(f.relevanceScore)),
+      JSONMember("launchImageName", .string(f.launchImageName)),
     ]
-    if let f = filterCriteria { m.append(JSONMember("filterCriteria", .string(f))) }
+    if let c = f.filterCriteria { m.append(JSONMember("filterCriteria", .string(c))) }
     return .object(m)
   }
 
-  public init(wireValue v: JSONValue) {
-    self.init()
-    title = v["title"]?.stringValue ?? ""
-    subtitle = v["subtitle"]?.stringValue ?? ""
-    body = v["body"]?.stringValue ?? ""
-    badge = v["badge"]?.intValue
-    sound = v["sound"]?.stringValue.map { UNNotificationSound(wireName: $0) }
-    userInfo = Wire.dictionary(v["userInfo"])
-    categoryIdentifier = v["categoryIdentifier"]?.stringValue ?? ""
-    threadIdentifier = v["threadIdentifier"]?.stringValue ?? ""
-    summaryArgument = v["summaryArgument"]?.stringValue ?? ""
-    summaryArgumentCount = v["summaryArgumentCount"]?.intValue ?? 1
-    targetContentIdentifier = v["targetContentIdentifier"]?.stringValue
-    interruptionLevel = v["interruptionLevel"]?.stringValue.flatMap(UNNotificationInterruptionLevel.init) ?? .active
-    relevanceScore = v["relevanceScore"]?.doubleValue ?? 0
-    launchImageName = v["launchImageName"]?.stringValue ?? ""
-    filterCriteria = v["filterCriteria"]?.stringValue
+  public convenience init(wireValue v: JSONValue) {
+    var f = ContentFields()
+    f.title = v["title"]?.stringValue ?? ""
+    f.subtitle = v["subtitle"]?.stringValue ?? ""
+    f.body = v["body"]?.stringValue ?? ""
+    f.badge = v["badge"]?.intValue.map { NSNumber(value: $0) }
+    f.sound = UNNotificationSound.from(wireValue: v["sound"])
+    f.attachments = (v["attachments"]?.arrayValue ?? []).compactMap { UNNotificationAttachment.from(wireValue: $0) }
+    f.userInfo = Wire.userInfo(v["userInfo"])
+    f.categoryIdentifier = v["categoryIdentifier"]?.stringValue ?? ""
+    f.threadIdentifier = v["threadIdentifier"]?.stringValue ?? ""
+    f.summaryArgument = v["summaryArgument"]?.stringValue ?? ""
+    f.summaryArgumentCount = v["summaryArgumentCount"]?.intValue ?? 1
+    f.targetContentIdentifier = v["targetContentIdentifier"]?.stringValue
+    f.interruptionLevel = v["interruptionLevel"]?.stringValue.flatMap(UNNotificationInterruptionLevel.init) ?? .active
+    f.relevanceScore = v["relevanceScore"]?.doubleValue ?? 0
+    f.launchImageName = v["launchImageName"]?.stringValue ?? ""
+    f.filterCriteria = v["filterCriteria"]?.stringValue
+    self.init(fields: f)
   }
+}
+
+/// `UNMutableNotificationContent`: the content an app fills in
+/// (`let content = UNMutableNotificationContent(); content.title = "…"`).
+open class UNMutableNotificationContent: UNNotificationContent, @unchecked Sendable {
+  public override var title: String { get { fields.title } set { fields.title = newValue } }
+  public override var subtitle: String { get { fields.subtitle } set { fields.subtitle = newValue } }
+  public override var body: String { get { fields.body } set { fields.body = newValue } }
+  public override var badge: NSNumber? { get { fields.badge } set { fields.badge = newValue } }
+  public override var sound: UNNotificationSound? { get { fields.sound } set { fields.sound = newValue } }
+  public override var attachments: [UNNotificationAttachment] {
+    get { fields.attachments }
+    set { fields.attachments = newValue }
+  }
+  public override var userInfo: [AnyHashable: Any] { get { fields.userInfo } set { fields.userInfo = newValue } }
+  public override var categoryIdentifier: String {
+    get { fields.categoryIdentifier }
+    set { fields.categoryIdentifier = newValue }
+  }
+  public override var threadIdentifier: String {
+    get { fields.threadIdentifier }
+    set { fields.threadIdentifier = newValue }
+  }
+  public override var summaryArgument: String {
+    get { fields.summaryArgument }
+    set { fields.summaryArgument = newValue }
+  }
+  public override var summaryArgumentCount: Int {
+    get { fields.summaryArgumentCount }
+    set { fields.summaryArgumentCount = newValue }
+  }
+  public override var targetContentIdentifier: String? {
+    get { fields.targetContentIdentifier }
+    set { fields.targetContentIdentifier = newValue }
+  }
+  public override var interruptionLevel: UNNotificationInterruptionLevel {
+    get { fields.interruptionLevel }
+    set { fields.interruptionLevel = newValue }
+  }
+  public override var relevanceScore: Double {
+    get { fields.relevanceScore }
+    set { fields.relevanceScore = newValue }
+  }
+  public override var launchImageName: String {
+    get { fields.launchImageName }
+    set { fields.launchImageName = newValue }
+  }
+  public override var filterCriteria: String? {
+    get { fields.filterCriteria }
+    set { fields.filterCriteria = newValue }
+  }
+
+  open override var description: String { "<UNMutableNotificationContent: \(Wire.text(wireValue))>" }
 }

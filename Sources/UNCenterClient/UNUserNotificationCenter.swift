@@ -4,230 +4,197 @@ import Synchronization
 
 /// `UNUserNotificationCenter`: one app's connection to `uncenterd`.
 ///
-/// Create it with `connect(appId:…)`; the most recent one is also returned by
-/// `current()`, so iOS code that says `UNUserNotificationCenter.current()` ports with
-/// a `try await` added to each call.  All methods may be called from any task.
-public final class UNUserNotificationCenter: Sendable {
-  private struct WeakDelegate {
-    weak var value: (any UNUserNotificationCenterDelegate)?
+/// `current()` is Apple's: it needs no setup and connects on first use (the app id from
+/// `$UNCENTER_APP`, else the bundle identifier, else the process name; the socket from
+/// `$UNCENTER_SOCKET`, `$XDG_RUNTIME_DIR/uncenterd.sock` or `/tmp/uncenterd-$UID.sock`).
+/// A connection error is reported where Apple's API reports errors (completion
+/// handlers, `throws`), never as a trap; the next call tries again.  `connect(appId:…)`
+/// connects at once, for programs that name their app and socket themselves.
+///
+/// `@unchecked Sendable`: all mutable state is in `Mutex`es (`link`, `tracker`) or in
+/// the lock-protected `DelegateBox`; the delegate it points to is only called on the
+/// main queue.
+public final class UNUserNotificationCenter: @unchecked Sendable {
+  struct Link {
+    var connection: CenterConnection?
+    var hello: JSONValue = .null
+    var warnings: [String] = []
+    /// `close()` was called: no reconnection.
+    var closed = false
   }
 
   public let appId: String
-  /// The socket path it connected to.
-  public let socketPath: String
-  /// The daemon's answer to `hello`: server, version, protocol, clock, queuedResponses.
-  public var helloResult: JSONValue { hello.withLock { $0 } }
-  private let hello = Mutex<JSONValue>(.null)
-  let connection: CenterConnection
-  private let delegateBox = Mutex(WeakDelegate())
-  private let warnings = Mutex<[String]>([])
+  private let explicitSocketPath: String?
+  let foreground: Bool
+  /// The options declared in `hello`: what applies when the app does not answer `present`.
+  let declaredPresentation: UNNotificationPresentationOptions
+  /// What `willPresent` answers when the delegate implements neither form: `[]` as on
+  /// iOS for `current()`, the declared options for `connect(…, presentation:)`.
+  let presentationFallback: UNNotificationPresentationOptions
+  let link = Mutex(Link())
+  let tracker = CallbackTracker()
+  private let delegateBox = DelegateBox()
 
-  private static let currentCenter = Mutex<UNUserNotificationCenter?>(nil)
+  private static let shared = Mutex<UNUserNotificationCenter?>(nil)
 
-  private init(appId: String, connection: CenterConnection) {
+  init(
+    appId: String, socketPath: String?, foreground: Bool, presentation: UNNotificationPresentationOptions,
+    fallback: UNNotificationPresentationOptions
+  ) {
     self.appId = appId
-    self.socketPath = connection.path
-    self.connection = connection
+    self.explicitSocketPath = socketPath
+    self.foreground = foreground
+    self.declaredPresentation = presentation
+    self.presentationFallback = fallback
   }
 
-  deinit { connection.close() }
+  deinit { link.withLock { $0.connection?.close() } }
 
-  /// Connects to the daemon (socket from `socketPath`, else `$UNCENTER_SOCKET`, else
-  /// `$XDG_RUNTIME_DIR/uncenterd.sock`, else `/tmp/uncenterd-$UID.sock`) and says
-  /// `hello {role: "app", appId, foreground, presentation}`.  Pass the delegate here
-  /// to receive responses the daemon queued while the app was not running: they are
-  /// sent right after `hello`.
+  /// The app's shared center (Apple's `current()`): the one `connect` made last, else one
+  /// that connects lazily.
+  public class func current() -> UNUserNotificationCenter {
+    shared.withLock { center in
+      if let center { return center }
+      let made = UNUserNotificationCenter(
+        appId: defaultAppId(ProcessInfo.processInfo.environment), socketPath: nil, foreground: true,
+        presentation: [.banner, .list, .sound, .badge], fallback: [])
+      center = made
+      return made
+    }
+  }
+
+  /// `$UNCENTER_APP`, else the bundle identifier, else the process name.
+  static func defaultAppId(_ environment: [String: String]) -> String {
+    if let app = environment["UNCENTER_APP"], !app.isEmpty { return app }
+    if let bundle = Bundle.main.bundleIdentifier, !bundle.isEmpty { return bundle }
+    return ProcessInfo.processInfo.processName
+  }
+
+  /// Connects to the daemon now and says `hello {role: "app", appId, foreground,
+  /// presentation, presentationDecision: "delegate"}`, and becomes `current()`.  Pass
+  /// the delegate here to receive responses the daemon queued while the app was not
+  /// running: they are sent right after `hello`.  `presentation` applies when the app
+  /// does not answer a `present` (no delegate, or one without `willPresent`).
   public static func connect(
     appId: String, socketPath: String? = nil, foreground: Bool = true,
     presentation: UNNotificationPresentationOptions = [.banner, .list, .sound, .badge],
     delegate: (any UNUserNotificationCenterDelegate)? = nil
   ) async throws -> UNUserNotificationCenter {
-    let path = SocketPath.resolve(
-      explicit: socketPath, environment: ProcessInfo.processInfo.environment, uid: UInt32(getuid()))
-    let connection = try CenterConnection(path: path)
-    let center = UNUserNotificationCenter(appId: appId, connection: connection)
-    center.delegate = delegate
-    center.startCallbackTask()
-    do {
-      let result = try await connection.call(
-        "hello",
-        .object([
-          "role": .string("app"), "appId": .string(appId), "foreground": .bool(foreground),
-          "presentation": .array(presentation.wireNameList.map { .string($0) }),
-        ]))
-      center.hello.withLock { $0 = result }
-    } catch {
-      connection.close()
-      throw error
+    let center = UNUserNotificationCenter(
+      appId: appId, socketPath: socketPath, foreground: foreground, presentation: presentation, fallback: presentation)
+    center.delegateBox.delegate = delegate
+    let answer = await withCheckedContinuation { (done: CheckedContinuation<Result<JSONValue, UNCenterError>, Never>) in
+      do throws(UNCenterError) {
+        _ = try center.connection { done.resume(returning: $0) }
+      } catch {
+        done.resume(returning: .failure(error))
+      }
     }
-    currentCenter.withLock { $0 = center }
+    _ = try answer.get()
+    shared.withLock { $0 = center }
     return center
   }
 
-  /// The center most recently connected (Apple's `current()`); call `connect` first.
-  public static func current() -> UNUserNotificationCenter {
-    guard let center = currentCenter.withLock({ $0 }) else {
-      preconditionFailure("UNUserNotificationCenter.current(): call UNUserNotificationCenter.connect(appId:) first")
-    }
-    return center
+  /// The socket path this center uses.
+  public var socketPath: String {
+    SocketPath.resolve(
+      explicit: explicitSocketPath, environment: ProcessInfo.processInfo.environment, uid: UInt32(getuid()))
   }
 
-  /// Receives `present` and `receive` callbacks; held weakly, as on iOS.
-  public var delegate: (any UNUserNotificationCenterDelegate)? {
-    get { delegateBox.withLock { $0.value } }
-    set { delegateBox.withLock { $0.value = newValue } }
-  }
+  /// The daemon's answer to `hello`: server, version, protocol, clock, queuedResponses.
+  public var helloResult: JSONValue { link.withLock { $0.hello } }
 
   /// The warnings of the last `add` (for example an unregistered category).
-  public var lastWarnings: [String] { warnings.withLock { $0 } }
+  public var lastWarnings: [String] { link.withLock { $0.warnings } }
 
-  /// Closes the connection; calls in flight fail with `UNCenterError.connection`.
-  public func close() {
-    connection.close()
-    Self.currentCenter.withLock { if $0 === self { $0 = nil } }
+  /// Content extensions are served (SPEC §7).
+  public var supportsContentExtensions: Bool { true }
+
+  /// Receives `willPresent`, `didReceive` and `openSettingsFor`; held weakly, as on iOS,
+  /// and called on the main queue.  Setting it connects, so that queued responses and
+  /// foreground notifications reach it.
+  public var delegate: (any UNUserNotificationCenterDelegate)? {
+    get { delegateBox.delegate }
+    set {
+      delegateBox.delegate = newValue
+      if newValue != nil { _ = try? connection() }
+    }
   }
 
-  /// Waits until every callback received so far has been handed to the delegate and
-  /// finished (including the `completeResponse` of background actions).
-  public func drainCallbacks() async { await connection.drainCallbacks() }
+  /// The connection, made (with its `hello` written first) when there is none or the
+  /// last one broke.  `onHello` gets the answer to that `hello` when one is sent.
+  func connection(onHello: CenterConnection.Completion? = nil) throws(UNCenterError) -> CenterConnection {
+    try link.withLock { (l: inout Link) throws(UNCenterError) -> CenterConnection in
+      if let c = l.connection, !c.isClosed { return c }
+      if l.closed { throw .connection("the connection was closed") }
+      let c = try CenterConnection(path: socketPath)
+      l.connection = c
+      startCallbackTask(c)
+      c.send("hello", helloParams) { [weak self] result in
+        switch result {
+        case .success(let value): self?.link.withLock { $0.hello = value }
+        case .failure(let error) where onHello == nil:
+          // Calls written after it would fail with noApp: they fail with the reason instead.
+          c.close(reason: "hello failed: \(error)")
+        case .failure: c.close()
+        }
+        onHello?(result)
+      }
+      return c
+    }
+  }
+
+  var helloParams: JSONValue {
+    .object([
+      "role": .string("app"), "appId": .string(appId), "foreground": .bool(foreground),
+      "presentation": .array(declaredPresentation.presentationWireNames.map { .string($0) }),
+      "presentationDecision": .string("delegate"),
+    ])
+  }
+
+  /// Closes the connection; calls in flight and later calls fail with `UNCenterError.connection`.
+  public func close() {
+    link.withLock {
+      $0.closed = true
+      $0.connection?.close()
+    }
+    Self.shared.withLock { if $0 === self { $0 = nil } }
+  }
+
+  /// Waits until every callback received so far has been handed to the delegate and its
+  /// completion handler called (including the `completeResponse` of background actions).
+  public func drainCallbacks() async {
+    guard let c = link.withLock({ $0.connection }) else { return }
+    await c.drainCallbacks()
+  }
 
   /// Any method of the daemon, for what this API does not cover.
   public func call(_ method: String, _ params: JSONValue? = nil) async throws -> JSONValue {
-    try await connection.call(method, params)
+    try await connection().call(method, params)
   }
 
-  // MARK: categories
-
-  public func setNotificationCategories(_ categories: Set<UNNotificationCategory>) async throws {
-    try await setNotificationCategories(categories.sorted { $0.identifier < $1.identifier })
-  }
-
-  /// Registers the categories in this order (the set form sorts them by identifier).
-  public func setNotificationCategories(_ categories: [UNNotificationCategory]) async throws {
-    _ = try await call("registerCategories", .object(["categories": .array(categories.map(\.wireValue))]))
-  }
-
-  public func notificationCategories() async throws -> Set<UNNotificationCategory> {
-    Set(try await notificationCategoriesInOrder())
-  }
-
-  /// The registered categories in registration order.
-  public func notificationCategoriesInOrder() async throws -> [UNNotificationCategory] {
-    let result = try await call("getCategories")
-    var out: [UNNotificationCategory] = []
-    for c in result["categories"]?.arrayValue ?? [] { out.append(try UNNotificationCategory(wireValue: c)) }
-    return out
-  }
-
-  // MARK: pending requests
-
-  /// Schedules (or replaces) a request.  Warnings, as the daemon words them, are kept in
-  /// `lastWarnings`.
-  public func add(_ request: UNNotificationRequest) async throws {
-    _ = try await addReturningWarnings(request)
-  }
-
-  /// Schedules a request and returns the daemon's warnings (empty when none).
-  @discardableResult
-  public func addReturningWarnings(_ request: UNNotificationRequest) async throws -> [String] {
-    let result = try await call("scheduleLocal", request.wireValue)
-    let list = Wire.strings(result["warnings"])
-    warnings.withLock { $0 = list }
-    return list
-  }
-
-  public func pendingNotificationRequests() async throws -> [UNNotificationRequest] {
-    var out: [UNNotificationRequest] = []
-    var after: String?
-    repeat {
-      let result = try await call("listPending", after.map { .object(["after": .string($0)]) } ?? .object([]))
-      for r in result["requests"]?.arrayValue ?? [] { out.append(try UNNotificationRequest(wireValue: r)) }
-      after = result["next"]?.stringValue
-    } while after != nil
-    return out
-  }
-
-  public func removePendingNotificationRequests(withIdentifiers identifiers: [String]) async throws {
-    _ = try await call("removePending", .object(["identifiers": .array(identifiers.map { .string($0) })]))
-  }
-
-  public func removeAllPendingNotificationRequests() async throws {
-    _ = try await call("removePending", .object([]))
-  }
-
-  // MARK: delivered notifications
-
-  /// Delivered notifications, newest first.
-  public func deliveredNotifications() async throws -> [UNNotification] {
-    var out: [UNNotification] = []
-    var after: String?
-    repeat {
-      let result = try await call("listDelivered", after.map { .object(["after": .string($0)]) } ?? .object([]))
-      for n in result["notifications"]?.arrayValue ?? [] { out.append(try UNNotification(wireValue: n)) }
-      after = result["next"]?.stringValue
-    } while after != nil
-    return out
-  }
-
-  public func removeDeliveredNotifications(withIdentifiers identifiers: [String]) async throws {
-    _ = try await call("removeDelivered", .object(["identifiers": .array(identifiers.map { .string($0) })]))
-  }
-
-  public func removeAllDeliveredNotifications() async throws {
-    _ = try await call("removeDelivered", .object([]))
-  }
-
-  // MARK: authorization, settings, badge, state
-
-  public func requestAuthorization(options: UNAuthorizationOptions = []) async throws -> Bool {
-    let result = try await call(
-      "requestAuthorization", .object(["options": .array(options.wireNameList.map { .string($0) })]))
-    return result["granted"]?.boolValue ?? false
-  }
-
-  public func notificationSettings() async throws -> UNNotificationSettings {
-    UNNotificationSettings(wireValue: try await call("getNotificationSettings"))
-  }
-
-  public func setBadgeCount(_ count: Int) async throws {
-    _ = try await call("setBadgeCount", .object(["count": .int(count)]))
-  }
-
-  /// Moves the app to the foreground or the background (only foreground apps get `present`).
-  public func setForeground(_ foreground: Bool) async throws {
-    _ = try await call("setForeground", .object(["foreground": .bool(foreground)]))
-  }
-
-  // MARK: callbacks
-
-  private func startCallbackTask() {
-    let stream = connection.callbacks
-    Task.detached { [weak self] in
-      for await item in stream {
-        switch item {
-        case .barrier(let continuation):
-          continuation.resume()
-        case .message(let method, let params):
-          guard let self else { continue }
-          await self.handleCallback(method, params)
-        }
-      }
+  /// Sends without waiting; `completion` (if any) gets the answer on a background queue.
+  func send(_ method: String, _ params: JSONValue?, completion: (@Sendable (Result<JSONValue, UNCenterError>) -> Void)?) {
+    let answer: CenterConnection.Completion = { result in
+      guard let completion else { return }
+      DispatchQueue.global().async { completion(result) }
+    }
+    do {
+      try connection().send(method, params, completion: answer)
+    } catch {
+      answer(.failure(error))
     }
   }
+}
 
-  private func handleCallback(_ method: String, _ params: JSONValue) async {
-    switch method {
-    case "present":
-      guard let n = params["notification"], let notification = try? UNNotification(wireValue: n) else { return }
-      if let delegate { _ = await delegate.userNotificationCenter(self, willPresent: notification) }
-    case "receive":
-      guard let r = params["response"], let response = try? UNNotificationResponse(wireValue: r) else { return }
-      if let delegate { await delegate.userNotificationCenter(self, didReceive: response) }
-      if params["deadline"] != nil, params["deadline"] != .null {
-        _ = try? await connection.call("completeResponse", .object(["responseId": .string(response.responseId)]))
-      }
-    default:
-      break
-    }
+/// The delegate reference.  `@unchecked Sendable`: the weak reference is read and written
+/// only under the lock, and the object it points to is only called on the main queue.
+final class DelegateBox: @unchecked Sendable {
+  private let lock = NSLock()
+  private weak var value: (any UNUserNotificationCenterDelegate)?
+
+  var delegate: (any UNUserNotificationCenterDelegate)? {
+    get { lock.withLock { value } }
+    set { lock.withLock { value = newValue } }
   }
 }

@@ -50,49 +50,74 @@ enum Wire {
 
   // MARK: userInfo
 
-  /// A Swift value as JSON: strings, booleans, integers, floating point, arrays,
-  /// string-keyed dictionaries, `JSONValue` and nil/NSNull; anything else is its description.
-  static func json(_ value: (any Sendable)?) -> JSONValue {
+  /// A Foundation value as JSON, as `JSONSerialization` would write it: strings,
+  /// booleans, numbers (Swift's and `NSNumber`), arrays, dictionaries (keys as strings),
+  /// `NSNull`/nil as null; also `JSONValue`, `Date` (RFC 3339) and `URL` (its string).
+  /// Anything else becomes its description, never a trap.
+  static func json(_ value: Any?) -> JSONValue {
+    guard let value else { return .null }
+    if let v = value as? JSONValue { return v }
+    if value is NSNull { return .null }
+    if let n = value as? NSNumber, type(of: value) is NSNumber.Type {
+      let kind = String(cString: n.objCType)
+      if kind == "c" || kind == "B" { return .bool(n.boolValue) }
+      if kind == "f" || kind == "d" { return .double(n.doubleValue) }
+      return .int(n.intValue)
+    }
     switch value {
-    case nil: return .null
-    case let v as JSONValue: return v
     case let v as String: return .string(v)
+    case let v as Substring: return .string(String(v))
     case let v as Bool: return .bool(v)
     case let v as Int: return .int(v)
-    case let v as Int64: return .int(v)
-    case let v as Int32: return .int(v)
-    case let v as UInt: return .int(v)
+    case let v as Int64: return .int(Int(v))
+    case let v as Int32: return .int(Int(v))
+    case let v as Int16: return .int(Int(v))
+    case let v as Int8: return .int(Int(v))
+    case let v as UInt: return .int(Int(truncatingIfNeeded: v))
+    case let v as UInt64: return .int(Int(truncatingIfNeeded: v))
+    case let v as UInt32: return .int(Int(v))
     case let v as Double: return .double(v)
     case let v as Float: return .double(Double(v))
-    case let v as [any Sendable]: return .array(v.map { json($0) })
-    case let v as [String: any Sendable]: return object(v)
     case let v as Date: return .string(rfc3339(v))
-    case let v?: return .string(String(describing: v))
+    case let v as URL: return .string(v.absoluteString)
+    case let v as [Any]: return .array(v.map { json($0) })
+    case let v as [AnyHashable: Any]: return object(v)
+    case let v as [String: Any]: return object(v)
+    default: return .string(String(describing: value))
     }
   }
 
-  /// A dictionary as a JSON object, keys sorted so the encoding is stable.
-  static func object(_ dict: [String: any Sendable]) -> JSONValue {
+  /// A dictionary as a JSON object, keys (as strings) sorted so the encoding is stable.
+  static func object(_ dict: [AnyHashable: Any]) -> JSONValue {
+    let named = dict.map { (key: ($0.key.base as? String) ?? String(describing: $0.key.base), value: $0.value) }
+    return .object(named.sorted { $0.key < $1.key }.map { JSONMember($0.key, json($0.value)) })
+  }
+
+  static func object(_ dict: [String: Any]) -> JSONValue {
     .object(dict.keys.sorted().map { JSONMember($0, json(dict[$0]!)) })
   }
 
-  /// JSON as Swift values: String, Bool, Int (integral numbers), Double, [any Sendable],
-  /// [String: any Sendable]; null becomes `JSONValue.null`.
-  static func value(_ json: JSONValue) -> any Sendable {
+  /// JSON as Foundation values, as `JSONSerialization` reads it: String, Bool, Int
+  /// (integral numbers), Double, [Any], [String: Any], and `NSNull` for null.
+  static func value(_ json: JSONValue) -> Any {
     switch json {
-    case .null: return JSONValue.null
+    case .null: return NSNull()
     case .bool(let b): return b
     case .number(let text):
       if let i = Int(text) { return i }
       return Double(text) ?? 0
     case .string(let s): return s
     case .array(let a): return a.map { value($0) }
-    case .object(let members): return dictionary(.object(members))
+    case .object(let members):
+      var out: [String: Any] = [:]
+      for m in members where out[m.name] == nil { out[m.name] = value(m.value) }
+      return out
     }
   }
 
-  static func dictionary(_ json: JSONValue?) -> [String: any Sendable] {
-    var out: [String: any Sendable] = [:]
+  /// A JSON object as `userInfo`.
+  static func userInfo(_ json: JSONValue?) -> [AnyHashable: Any] {
+    var out: [AnyHashable: Any] = [:]
     for m in json?.objectValue ?? [] where out[m.name] == nil { out[m.name] = value(m.value) }
     return out
   }

@@ -121,9 +121,19 @@ extension Center {
     let notification = DeliveredNotification(
       date: date, request: request, category: category, sequence: deliverySequence, late: late)
     var keep = true
+    dropPresentations(app: appId, identifier: request.identifier)
     if authorization != .provisional, isForeground(appId) {
       keep = false
       let targets = connections(of: appId)
+      if presentForDecision(appId, notification, to: targets) {
+        // Held until the app's willPresent answers (Center+Presentation.swift).
+        notifyExpandedExtension(app: appId, notification)
+        withApp(appId) { app in
+          if let badge = request.content.badge { app.badge = badge }
+          if app.expanded == request.identifier { app.expanded = nil }
+        }
+        return true
+      }
       for session in targets {
         guard let info = sessions[session] else { continue }
         let actions = info.surface.actions(for: category)

@@ -54,6 +54,9 @@ public final class Center {
   var modificationCounter: UInt64 = 0
   /// Pushes waiting for a service extension, by request id.
   public internal(set) var pendingModifications: [String: PendingModification] = [:]
+  /// Foreground notifications waiting for the app's `willPresent` answer, by presentation id.
+  public internal(set) var pendingPresentations: [String: PendingPresentation] = [:]
+  var presentationCounter: UInt64 = 0
   /// Responses waiting for a content extension, by response id.
   public internal(set) var pendingExtensionResponses: [String: PendingExtensionResponse] = [:]
   public var deviceLocked = false {
@@ -164,6 +167,7 @@ public final class Center {
       pendingExtensionResponses[id] = nil
       agenda.remove(.extensionResponseTimeout(responseId: id))
     }
+    pendingPresentations = pendingPresentations.filter { $0.value.app != appId }
     history.forget(app: appId)
   }
 }
@@ -194,6 +198,7 @@ extension Center {
     guard let info = sessions.removeValue(forKey: session) else { return }
     if info.role == .serviceExtension { releaseModifications(of: session) }
     if info.role == .contentExtension { forwardExtensionResponses(of: session) }
+    if info.presentationDecision == .delegate { releasePresentations(of: session) }
     if info.role == .app, let appId = info.appId {
       appSessions[appId]?.removeAll { $0 == session }
       if appSessions[appId]?.isEmpty == true { appSessions[appId] = nil }

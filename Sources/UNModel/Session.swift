@@ -11,6 +11,13 @@ public enum PresentationOption: String, Sendable, CaseIterable {
   case banner, list, sound, badge
 }
 
+/// Who decides how a foreground notification is shown: the options declared in `hello`
+/// (`declared`, the default), or the app's `willPresent` answer (`delegate`), sent back
+/// with `completePresentation` as iOS waits for the delegate's completion handler.
+public enum PresentationDecision: String, Sendable, CaseIterable {
+  case declared, delegate
+}
+
 /// Where the notification is shown; decides which actions appear (rule 6).
 public enum Surface: String, Sendable, CaseIterable {
   case phone, carPlay, watch
@@ -53,6 +60,8 @@ public struct SessionInfo: Sendable, Hashable {
   public var appId: String?
   public var presentation: [PresentationOption]
   public var surface: Surface
+  /// `delegate`: this connection answers each `present` with `completePresentation`.
+  public var presentationDecision = PresentationDecision.declared
   /// Set for the `contentExtension` role.
   public var contentExtension: ContentExtensionInfo?
 
@@ -72,6 +81,10 @@ public enum Callback: Sendable, Hashable {
   /// `willPresent`: the notification, the actions as this connection's surface shows
   /// them, and the connection's declared presentation options.
   case present(DeliveredNotification, actions: [Action], presentation: [PresentationOption])
+  /// `willPresent` to a connection that decides (`presentationDecision: delegate`): it
+  /// answers `completePresentation {presentationId, options}`.
+  case presentForDecision(
+    DeliveredNotification, actions: [Action], presentation: [PresentationOption], presentationId: String)
   /// `didReceive`; `deadline` for background actions only.
   case receive(NotificationResponse, deadline: Instant?)
   /// A silent push (`content-available`) for the app.

@@ -110,7 +110,7 @@ enum MethodTable {
     SetForeground.self, SetDeviceLocked.self, SetBadgeCount.self, GetBadgeCount.self, AdvanceClock.self,
     Reset.self, Discover.self, RequestAuthorization.self, GetNotificationSettings.self, SetAuthorization.self,
     Watch.self, WaitFor.self, Stats.self, PushRemote.self, CompleteContent.self, Expand.self, Collapse.self,
-    Interact.self, CompleteExtensionResponse.self,
+    Interact.self, CompleteExtensionResponse.self, CompletePresentation.self,
     RegisterLocalizedStrings.self, GetLocalizedStrings.self,
   ]
 

@@ -148,6 +148,15 @@ enum ModelEncoding {
           "presentation": .array(presentation.map { .string($0.rawValue) }),
         ])
       )
+    case .presentForDecision(let n, let actions, let presentation, let presentationId):
+      return (
+        "present",
+        .object([
+          "notification": notification(n, actions: actions),
+          "presentation": .array(presentation.map { .string($0.rawValue) }),
+          "presentationId": .string(presentationId),
+        ])
+      )
     case .receive(let r, let deadline):
       var m: [JSONMember] = [JSONMember("response", response(r))]
       if let d = deadline { m.append(JSONMember("deadline", date(d))) }

@@ -57,6 +57,7 @@ extension Server {
     for effect in taken {
       switch effect {
       case .callback(let session, let callback):
+        if case .presentForDecision(_, _, _, let id) = callback { startPresentationTimer(id) }
         guard let client = clients[session], !client.closing else { continue }
         let (method, params) = ModelEncoding.callback(callback)
         var bytes: [UInt8] = []

@@ -18,6 +18,8 @@ public final class Server {
   var clients: [SessionID: ClientConnection] = [:]
   var dirty: [ClientConnection] = []
   var waits: [PendingWait] = []
+  /// Real-time limits of presentations waiting for an app's willPresent answer, by id.
+  var presentationTimers: [String: LoopTimer] = [:]
   let metrics = Metrics()
   var nextSessionID: SessionID = 1
   let timer: LoopTimer
@@ -143,6 +145,8 @@ public final class Server {
     timer.close()
     for wait in waits { wait.timer.close() }
     waits.removeAll()
+    for timer in presentationTimers.values { timer.close() }
+    presentationTimers.removeAll()
     for signal in signals { signal.close() }
     for client in clients.values { beginClosing(client) }
     commitState()

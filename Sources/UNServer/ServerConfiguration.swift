@@ -5,6 +5,9 @@ import UNStore
 /// Everything `uncenterd`'s command line decides.
 public struct ServerConfiguration: Sendable {
   public static let version = "0.1.0"
+  /// How long (real time) a presentation waits for the app's `completePresentation`
+  /// before the options declared in `hello` apply.
+  public var presentationTimeoutMilliseconds: UInt64 = 10_000
 
   public enum ClockMode: Sendable, Equatable {
     case real

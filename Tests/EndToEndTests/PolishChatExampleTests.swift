@@ -99,6 +99,12 @@ final class PolishChatExampleTests: XCTestCase {
       pending["requests"]?.arrayValue?.compactMap { $0["identifier"]?.stringValue }, ["message-1", "message-2"])
     let advanced = try ok("advanceClock", .object(["seconds": .int(10)]))
     XCTAssertEqual(advanced["fired"], .array([.string("message-1"), .string("message-2")]))
+    // The example's willPresent decides: each is listed once it has answered.
+    for id in ["message-1", "message-2"] {
+      let event = try ok(
+        "waitFor", .object(["event": .object(["type": .string("delivered"), "identifier": .string(id)]), "timeout": .int(10)]))
+      XCTAssertEqual(event["event"]?["identifier"], .string(id))
+    }
     let delivered = try ok("listDelivered", .object([:]))
     XCTAssertEqual(
       delivered["notifications"]?[0]?["actions"]?.arrayValue?.compactMap { $0["identifier"]?.stringValue },

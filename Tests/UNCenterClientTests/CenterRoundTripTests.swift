@@ -49,21 +49,21 @@ final class CenterRoundTripTests: XCTestCase {
       identifier: "invite", actions: [UNNotificationAction(identifier: "accept", title: "Akceptuj", options: [])],
       intentIdentifiers: [], hiddenPreviewsBodyPlaceholder: "Zaproszenie", categorySummaryFormat: "%u zaproszeń",
       options: [.allowInCarPlay])
-    try await center.setNotificationCategories([WireShapeTests.seedCategory(), other])
-    let read = try await center.notificationCategories()
+    try await center.setNotificationCategoriesInOrder([WireShapeTests.seedCategory(), other])
+    let read = await center.notificationCategories()
     XCTAssertEqual(read, [WireShapeTests.seedCategory(), other])
     let ordered = try await center.notificationCategoriesInOrder()
     XCTAssertEqual(ordered.map(\.identifier), ["message", "invite"])
     // The set form registers too, replacing the whole set.
-    try await center.setNotificationCategories(Set([other]))
-    let after = try await center.notificationCategories()
+    center.setNotificationCategories(Set([other]))
+    let after = await center.notificationCategories()
     XCTAssertEqual(after, [other])
   }
 
   func testAddAndPendingRequests() async throws {
     let center = try await connect()
     defer { center.close() }
-    try await center.setNotificationCategories([WireShapeTests.seedCategory()])
+    try await center.setNotificationCategoriesInOrder([WireShapeTests.seedCategory()])
     let full = UNNotificationRequest(
       identifier: "full", content: WireShapeTests.fullContent(),
       trigger: UNTimeIntervalNotificationTrigger(timeInterval: 120, repeats: true))
@@ -71,7 +71,7 @@ final class CenterRoundTripTests: XCTestCase {
     try await center.add(full)
     try await center.add(message("a", after: 5))
     XCTAssertEqual(center.lastWarnings, [])
-    let pending = try await center.pendingNotificationRequests()
+    let pending = await center.pendingNotificationRequests()
     XCTAssertEqual(pending.map(\.identifier), ["a", "b", "full"])
     XCTAssertEqual(pending[2], full)
     XCTAssertEqual(pending[2].content.userInfo["unread"] as? Int, 3)
@@ -79,18 +79,18 @@ final class CenterRoundTripTests: XCTestCase {
     let trigger = try XCTUnwrap(pending[2].trigger as? UNTimeIntervalNotificationTrigger)
     XCTAssertEqual(trigger, UNTimeIntervalNotificationTrigger(timeInterval: 120, repeats: true))
 
-    try await center.removePendingNotificationRequests(withIdentifiers: ["b"])
-    let left = try await center.pendingNotificationRequests()
+    center.removePendingNotificationRequests(withIdentifiers: ["b"])
+    let left = await center.pendingNotificationRequests()
     XCTAssertEqual(left.map(\.identifier), ["a", "full"])
-    try await center.removeAllPendingNotificationRequests()
-    let none = try await center.pendingNotificationRequests()
+    center.removeAllPendingNotificationRequests()
+    let none = await center.pendingNotificationRequests()
     XCTAssertEqual(none, [])
   }
 
   func testWarningForAnUnregisteredCategory() async throws {
     let center = try await connect()
     defer { center.close() }
-    try await center.setNotificationCategories([WireShapeTests.seedCategory()])
+    try await center.setNotificationCategoriesInOrder([WireShapeTests.seedCategory()])
     let warnings = try await center.addReturningWarnings(message("m", after: 5, category: "Message"))
     XCTAssertEqual(warnings, ["category 'Message' is not registered; did you mean 'message'?"])
     XCTAssertEqual(center.lastWarnings, warnings)
@@ -117,7 +117,7 @@ final class CenterRoundTripTests: XCTestCase {
     } catch let error as UNCenterError {
       XCTAssertEqual(error.message, "time interval must be at least 60 if repeating")
     }
-    let pending = try await center.pendingNotificationRequests()
+    let pending = await center.pendingNotificationRequests()
     XCTAssertEqual(pending, [])
   }
 
@@ -126,7 +126,7 @@ final class CenterRoundTripTests: XCTestCase {
     defer { center.close() }
     let granted = try await center.requestAuthorization(options: [.alert, .sound, .badge])
     XCTAssertTrue(granted)
-    let settings = try await center.notificationSettings()
+    let settings = await center.notificationSettings()
     XCTAssertEqual(settings.authorizationStatus, .authorized)
     XCTAssertEqual(settings.alertSetting, .enabled)
     XCTAssertEqual(settings.soundSetting, .enabled)
@@ -139,7 +139,7 @@ final class CenterRoundTripTests: XCTestCase {
     let delegate = RecordingDelegate()
     let center = try await connect(delegate: delegate)
     defer { center.close() }
-    try await center.setNotificationCategories([WireShapeTests.seedCategory()])
+    try await center.setNotificationCategoriesInOrder([WireShapeTests.seedCategory()])
     try await center.add(message("m1", after: 5))
 
     let user = try daemon.user(app: Self.app)
@@ -151,7 +151,7 @@ final class CenterRoundTripTests: XCTestCase {
     XCTAssertEqual(n.actions.map(\.identifier), ["reply", "delete"])
     XCTAssertEqual(n.date, Date(timeIntervalSince1970: 1_767_254_405))
 
-    let delivered = try await center.deliveredNotifications()
+    let delivered = await center.deliveredNotifications()
     XCTAssertEqual(delivered.map(\.request.identifier), ["m1"])
 
     _ = try user.ok(
@@ -159,10 +159,10 @@ final class CenterRoundTripTests: XCTestCase {
       .object(["identifier": .string("m1"), "actionIdentifier": .string("reply"), "userText": .string("Dzięki")]))
     guard case .didReceive(let r)? = await delegate.next() else { return XCTFail("no didReceive") }
     XCTAssertEqual(r.actionIdentifier, "reply")
-    XCTAssertEqual(r.userText, "Dzięki")
+    XCTAssertEqual((r as? UNTextInputNotificationResponse)?.userText, "Dzięki")
     XCTAssertEqual(r.notification.request.identifier, "m1")
     XCTAssertEqual(r.notification.request.content.userInfo["chatId"] as? String, "chat_123")
-    let after = try await center.deliveredNotifications()
+    let after = await center.deliveredNotifications()
     XCTAssertEqual(after, [])
   }
 
@@ -170,7 +170,7 @@ final class CenterRoundTripTests: XCTestCase {
     let delegate = RecordingDelegate(holdDidReceive: true)
     let center = try await connect(delegate: delegate)
     defer { center.close() }
-    try await center.setNotificationCategories([WireShapeTests.seedCategory()])
+    try await center.setNotificationCategoriesInOrder([WireShapeTests.seedCategory()])
     try await center.add(message("m2", after: 1))
     let user = try daemon.user(app: Self.app)
     _ = try user.ok("advanceClock", .object(["seconds": .int(1)]))
@@ -180,7 +180,7 @@ final class CenterRoundTripTests: XCTestCase {
     let responseId = try XCTUnwrap(r["responseId"]?.stringValue)
     guard case .didReceive(let response)? = await delegate.next() else { return XCTFail("no didReceive") }
     XCTAssertEqual(response.actionIdentifier, "delete")
-    XCTAssertNil(response.userText)
+    XCTAssertFalse(response is UNTextInputNotificationResponse)
     XCTAssertEqual(response.responseId, responseId)
     // While didReceive runs, the background action is open.
     let during = try user.ok("stats")
@@ -199,7 +199,7 @@ final class CenterRoundTripTests: XCTestCase {
   func testQueuedResponseGoesToTheDelegateGivenToConnect() async throws {
     do {
       let center = try await connect()
-      try await center.setNotificationCategories([WireShapeTests.seedCategory()])
+      try await center.setNotificationCategoriesInOrder([WireShapeTests.seedCategory()])
       try await center.add(message("q", after: 1))
       center.close()
     }
@@ -215,7 +215,7 @@ final class CenterRoundTripTests: XCTestCase {
     defer { center.close() }
     XCTAssertEqual(center.helloResult["queuedResponses"]?.intValue, 1)
     guard case .didReceive(let response)? = await delegate.next() else { return XCTFail("no didReceive") }
-    XCTAssertEqual(response.userText, "Hej")
+    XCTAssertEqual((response as? UNTextInputNotificationResponse)?.userText, "Hej")
   }
 
   func testConcurrentCallsFromManyTasks() async throws {
@@ -228,7 +228,7 @@ final class CenterRoundTripTests: XCTestCase {
       }
       try await group.waitForAll()
     }
-    let pending = try await center.pendingNotificationRequests()
+    let pending = await center.pendingNotificationRequests()
     XCTAssertEqual(pending.map(\.identifier), (0..<40).map { String(format: "m%02d", $0) })
   }
 
@@ -249,7 +249,7 @@ final class CenterRoundTripTests: XCTestCase {
     }
     XCTAssertLessThan(Date().timeIntervalSince(started), 5)
     do {
-      _ = try await center.pendingNotificationRequests()
+      _ = try await center.pendingNotificationRequestsOrError()
       XCTFail("a call after close succeeded")
     } catch let error as UNCenterError {
       guard case .connection = error else { return XCTFail("unexpected \(error)") }
@@ -266,5 +266,22 @@ final class CenterRoundTripTests: XCTestCase {
     } catch {
       XCTFail("unexpected \(error)")
     }
+  }
+
+  /// The async willPresent's answer decides: `[]` is neither shown nor listed.
+  func testWillPresentAnswerDecidesTheDeliveredList() async throws {
+    let delegate = RecordingDelegate(presentationAnswer: [])
+    let center = try await connect(delegate: delegate)
+    defer { center.close() }
+    try await center.add(message("quiet", after: nil))
+    guard case .willPresent? = await delegate.next() else { return XCTFail("no willPresent") }
+    await center.drainCallbacks()
+    let user = try daemon.user(app: Self.app)
+    let presented = try user.ok(
+      "waitFor",
+      .object(["event": .object(["type": .string("presented"), "identifier": .string("quiet")]), "timeout": .int(10)]))
+    XCTAssertEqual(presented["event"]?["presentation"], .array([]))
+    let delivered = await center.deliveredNotifications()
+    XCTAssertEqual(delivered, [])
   }
 }

@@ -43,10 +43,10 @@ final class WireShapeTests: XCTestCase {
     let category = Self.seedCategory()
     let decoded = try UNNotificationCategory(wireValue: category.wireValue)
     XCTAssertEqual(decoded, category)
-    XCTAssertTrue(decoded.actions[0].isTextInput)
-    XCTAssertEqual(decoded.actions[0].textInputButtonTitle, "Wyślij")
-    XCTAssertEqual(decoded.actions[0].textInputPlaceholder, "Wpisz wiadomość...")
-    XCTAssertFalse(decoded.actions[1].isTextInput)
+    let reply = try XCTUnwrap(decoded.actions[0] as? UNTextInputNotificationAction)
+    XCTAssertEqual(reply.textInputButtonTitle, "Wyślij")
+    XCTAssertEqual(reply.textInputPlaceholder, "Wpisz wiadomość...")
+    XCTAssertFalse(decoded.actions[1] is UNTextInputNotificationAction)
     XCTAssertEqual(decoded.actions[1].options, [.destructive])
   }
 
@@ -64,7 +64,7 @@ final class WireShapeTests: XCTestCase {
     content.title = "Nowa wiadomość"
     content.subtitle = "Anna"
     content.body = "Cześć! Jak się masz?"
-    content.badge = 5
+    content.badge = 5 as NSNumber
     content.sound = .default
     content.userInfo = ["chatId": "chat_123", "unread": 3, "score": 2.5, "muted": false, "tags": ["a", "b"]]
     content.categoryIdentifier = "message"
@@ -79,7 +79,7 @@ final class WireShapeTests: XCTestCase {
 
   func testMutableContentEncodesEveryField() {
     XCTAssertEqual(
-      Self.fullContent().content.wireValue,
+      Self.fullContent().wireValue,
       json(
         #"{"title":"Nowa wiadomość","subtitle":"Anna","body":"Cześć! Jak się masz?","badge":5,"sound":"default","#
           + #""userInfo":{"chatId":"chat_123","muted":false,"score":2.5,"tags":["a","b"],"unread":3},"#
@@ -89,15 +89,15 @@ final class WireShapeTests: XCTestCase {
   }
 
   func testNamedSoundAndContentDecoding() {
-    var c = UNNotificationContent()
+    let c = UNMutableNotificationContent()
     c.sound = UNNotificationSound(named: UNNotificationSoundName("ping.caf"))
     XCTAssertEqual(c.wireValue["sound"], .string("ping.caf"))
-    let full = Self.fullContent().content
+    let full = Self.fullContent()
     let decoded = UNNotificationContent(wireValue: full.wireValue)
     XCTAssertEqual(decoded, full)
     XCTAssertEqual(decoded.userInfo["unread"] as? Int, 3)
     XCTAssertEqual(decoded.userInfo["score"] as? Double, 2.5)
-    XCTAssertEqual(decoded.userInfo["tags"].flatMap { $0 as? [any Sendable] }?.compactMap { $0 as? String }, ["a", "b"])
+    XCTAssertEqual(decoded.userInfo["tags"] as? [String], ["a", "b"])
   }
 
   func testTimeIntervalTrigger() {
@@ -165,18 +165,18 @@ final class WireShapeTests: XCTestCase {
   func testResponseDecoding() throws {
     let text = #"{"responseId":"resp-1","actionIdentifier":"reply","userText":"Dzięki","notification":"#
       + Self.notificationText + "}"
-    let r: UNTextInputNotificationResponse = try UNNotificationResponse(wireValue: json(text))
+    let r = try XCTUnwrap(try UNNotificationResponse.from(wireValue: json(text)) as? UNTextInputNotificationResponse)
     XCTAssertEqual(r.responseId, "resp-1")
     XCTAssertEqual(r.actionIdentifier, "reply")
     XCTAssertEqual(r.userText, "Dzięki")
     XCTAssertEqual(r.notification.request.content.categoryIdentifier, "message")
-    let tap = try UNNotificationResponse(
+    let tap = try UNNotificationResponse.from(
       wireValue: json(
         #"{"responseId":"resp-2","actionIdentifier":"com.apple.UNNotificationDefaultActionIdentifier","notification":"#
           + Self.notificationText + "}"))
     XCTAssertEqual(tap.actionIdentifier, UNNotificationDefaultActionIdentifier)
-    XCTAssertNil(tap.userText)
-    XCTAssertThrowsError(try UNNotificationResponse(wireValue: json(#"{"responseId":"x"}"#)))
+    XCTAssertFalse(tap is UNTextInputNotificationResponse)
+    XCTAssertThrowsError(try UNNotificationResponse.from(wireValue: json(#"{"responseId":"x"}"#)))
   }
 
   func testSettingsDecoding() {

@@ -7,7 +7,7 @@ enum Hello: Method {
 
   static func handle(_ call: Call) throws(RPCError) -> JSONValue {
     let p = try call.params(allowed: [
-      "appId", "role", "foreground", "presentation", "surface", "categories", "userInteractionEnabled",
+      "appId", "role", "foreground", "presentation", "presentationDecision", "surface", "categories", "userInteractionEnabled",
       "defaultContentHidden",
     ])
     let role = try p.enumValue("role", Role.self) ?? .app
@@ -20,6 +20,10 @@ enum Hello: Method {
       role: role, appId: appId,
       presentation: try p.enumArray("presentation", PresentationOption.self) ?? PresentationOption.allCases,
       surface: try p.enumValue("surface", Surface.self) ?? .phone)
+    if let decision = try p.enumValue("presentationDecision", PresentationDecision.self) {
+      guard role == .app else { throw RPCError.invalidParams(field: "presentationDecision", "only for role 'app'") }
+      info.presentationDecision = decision
+    }
     if role == .contentExtension {
       info.contentExtension = ContentExtensionInfo(
         categories: try p.stringArray("categories", nonEmpty: true) ?? [],

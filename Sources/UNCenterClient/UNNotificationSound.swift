@@ -1,0 +1,87 @@
+import Foundation
+import JSONRPC
+
+/// `UNNotificationSoundName`.
+public struct UNNotificationSoundName: RawRepresentable, Sendable, Hashable, ExpressibleByStringLiteral {
+  public var rawValue: String
+  public init(rawValue: String) { self.rawValue = rawValue }
+  public init(_ rawValue: String) { self.rawValue = rawValue }
+  public init(stringLiteral value: String) { rawValue = value }
+}
+
+/// `UNNotificationSound`: the default sound or a named one, optionally critical with a
+/// volume.  Immutable, as Apple's class; the factories are Apple's.
+///
+/// `@unchecked Sendable`: every stored property is a `let` of a Sendable type; the class
+/// is open only so that it has Apple's shape.
+open class UNNotificationSound: NSObject, NSCopying, @unchecked Sendable {
+  /// nil for the default sound.
+  public let name: UNNotificationSoundName?
+  public let isCritical: Bool
+  /// 0...1 for a critical sound given a volume.
+  public let volume: Float?
+  let isRingtone: Bool
+
+  init(name: UNNotificationSoundName?, critical: Bool = false, volume: Float? = nil, ringtone: Bool = false) {
+    self.name = name
+    self.isCritical = critical
+    self.volume = volume.map { min(1, max(0, $0)) }
+    self.isRingtone = ringtone
+  }
+
+  public class var `default`: UNNotificationSound { UNNotificationSound(name: nil) }
+  public class var defaultCritical: UNNotificationSound { UNNotificationSound(name: nil, critical: true) }
+  public class var defaultRingtone: UNNotificationSound { UNNotificationSound(name: nil, ringtone: true) }
+
+  public class func defaultCriticalSound(withAudioVolume volume: Float) -> UNNotificationSound {
+    UNNotificationSound(name: nil, critical: true, volume: volume)
+  }
+
+  public convenience init(named name: UNNotificationSoundName) { self.init(name: name) }
+
+  public class func criticalSoundNamed(_ name: UNNotificationSoundName) -> UNNotificationSound {
+    UNNotificationSound(name: name, critical: true)
+  }
+
+  public class func criticalSoundNamed(_ name: UNNotificationSoundName, withAudioVolume volume: Float)
+    -> UNNotificationSound
+  {
+    UNNotificationSound(name: name, critical: true, volume: volume)
+  }
+
+  public class func ringtoneSoundNamed(_ name: UNNotificationSoundName) -> UNNotificationSound {
+    UNNotificationSound(name: name, ringtone: true)
+  }
+
+  public func copy(with zone: NSZone? = nil) -> Any { self }
+
+  /// `"default"` | name | `{name?, critical, volume?}` (the agreed `Content.sound` shape;
+  /// the string form whenever it is not critical and has no volume).
+  var wireValue: JSONValue {
+    guard isCritical || volume != nil else { return .string(name?.rawValue ?? "default") }
+    var m: [JSONMember] = []
+    if let name { m.append(JSONMember("name", .string(name.rawValue))) }
+    m.append(JSONMember("critical", .bool(isCritical)))
+    if let volume { m.append(JSONMember("volume", .double(Double(volume)))) }
+    return .object(m)
+  }
+
+  /// nil for JSON null (no sound).
+  static func from(wireValue v: JSONValue?) -> UNNotificationSound? {
+    switch v {
+    case .string(let s)?: return UNNotificationSound(name: s == "default" ? nil : UNNotificationSoundName(s))
+    case .object?:
+      return UNNotificationSound(
+        name: v?["name"]?.stringValue.map { UNNotificationSoundName($0) },
+        critical: v?["critical"]?.boolValue ?? false, volume: v?["volume"]?.doubleValue.map { Float($0) })
+    default: return nil
+    }
+  }
+
+  open override func isEqual(_ object: Any?) -> Bool {
+    guard let other = object as? UNNotificationSound else { return false }
+    return wireValue == other.wireValue && isRingtone == other.isRingtone
+  }
+
+  open override var hash: Int { wireValue.hashValue }
+}
