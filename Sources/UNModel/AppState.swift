@@ -21,7 +21,7 @@ public final class AppState {
   /// its remote notifications.
   public var localizedStrings: [String: String] = [:]
   public var pending = PendingSchedule()
-  public var delivered = ShardedMap<DeliveredNotification>()
+  public var delivered = DeliveredList()
   public var badge = 0
   public var authorization: AuthorizationStatus
   /// The app's own wish to be in the foreground; it is in the foreground only while an

@@ -159,7 +159,24 @@ extension Center {
         app.delivered[request.identifier] = nil
       }
     }
+    if keep { trimDelivered(app: appId) }
     return true
+  }
+
+  /// Keeps the app's delivered list within `maxDeliveredPerApp`: the oldest go first, as
+  /// Notification Center drops its oldest entries, each recorded as removed.
+  func trimDelivered(app appId: String) {
+    let dropped = withApp(appId) { app in
+      let dropped = app.delivered.trim(to: configuration.maxDeliveredPerApp)
+      if let expanded = app.expanded, dropped.contains(expanded) { app.expanded = nil }
+      return dropped
+    }
+    guard !dropped.isEmpty else { return }
+    deliveredDropped += dropped.count
+    for id in dropped { changes.delivered(appId, id) }
+    emit(
+      .removed, app: appId,
+      [("list", .string("delivered")), ("identifiers", .strings(dropped)), ("reason", .string("maxDelivered"))])
   }
 
   /// Delivered notifications, newest first (date, then delivery order); `after` is the

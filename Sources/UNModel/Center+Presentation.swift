@@ -95,6 +95,7 @@ extension Center {
     if keep { emit(.delivered, app: pending.app, identifier: identifier) }
     changes.delivered(pending.app, identifier)
     withApp(pending.app) { app in app.delivered[identifier] = keep ? pending.notification : nil }
+    if keep { trimDelivered(app: pending.app) }
   }
 
   /// The options of several connections together, in the canonical order.

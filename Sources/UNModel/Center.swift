@@ -13,6 +13,8 @@ public struct CenterConfiguration: Sendable {
   public var extensionMilliseconds: Int64 = 30_000
   /// Events kept per app for `waitFor`.
   public var eventHistoryPerApp = 1_000
+  /// Delivered notifications kept per app: beyond it the oldest go first.
+  public var maxDeliveredPerApp = 10_000
   /// Firings one `advanceClock` may cause: a long advance over many repeating triggers
   /// is refused up front rather than left to run for minutes.
   public var maxFiringsPerAdvance = 1_000_000
@@ -51,6 +53,8 @@ public final class Center {
   /// Deadlines of background actions and extensions.
   public internal(set) var agenda = Agenda()
   var pushCounter: UInt64 = 0
+  /// Delivered notifications removed because an app's list was full (`stats`).
+  public internal(set) var deliveredDropped = 0
   var modificationCounter: UInt64 = 0
   /// Pushes waiting for a service extension, by request id.
   public internal(set) var pendingModifications: [String: PendingModification] = [:]

@@ -24,6 +24,8 @@ extension ServerConfiguration {
       --authorization MODE      implicit (apps start authorized, default) or ios
                                 (apps start notDetermined)
       --max-pending N           pending requests per app (default 10000)
+      --max-delivered N         delivered notifications kept per app (default 10000);
+                                beyond it the oldest are removed, as Notification Center does
       --max-connections N       connections served at once (default 1024)
       --max-batch N             entries in one JSON-RPC batch (default 1000)
       --max-outbound-bytes N    bytes queued for a client that does not read before it is
@@ -88,6 +90,8 @@ extension ServerConfiguration {
         case "ios": config.center.initialAuthorization = .notDetermined
         case let other: throw UsageError(description: "--authorization: '\(other)' is not implicit or ios")
         }
+      case "--max-delivered":
+        config.center.maxDeliveredPerApp = try number(name, try value(name, inline: inline), min: 1)
       case "--max-pending":
         config.center.maxPendingPerApp = try number(name, try value(name, inline: inline), min: 1)
       case "--ios-limits": config.center.iosLimits = true

@@ -16,6 +16,37 @@ final class LimitTests: EndToEndTestCase {
     assertJSON(reply?["error"]?["data"], #"{"reason":"limitExceeded","limit":"maxMessageBytes","value":1024}"#, file: file, line: line)
   }
 
+  /// `--max-delivered`: the oldest delivered notifications go first, what went is counted,
+  /// and the trimmed list is what a restart from `--state` lists.
+  func testDeliveredListKeepsTheNewestAcrossARestart() throws {
+    let dir = try DaemonProcess.makeTemporaryDirectory()
+    addTeardownBlock { try? FileManager.default.removeItem(atPath: dir) }
+    let arguments = DaemonProcess.defaultArguments + ["--max-delivered", "2", "--state", dir + "/state"]
+    var d = try startDaemon(arguments)
+    var user = try userConnection(d)
+    for i in 1...3 {
+      try ok(user.call("scheduleLocal", J(#"{"app":"a","identifier":"n\#(i)","content":{"title":"N\#(i)"}}"#)))
+    }
+    let listed = try ok(user.call("listDelivered", J(#"{"app":"a"}"#)))["notifications"]?.arrayValue ?? []
+    XCTAssertEqual(listed.compactMap { $0["identifier"]?.stringValue }, ["n3", "n2"])
+    let stats = try ok(user.call("stats"))
+    XCTAssertEqual(stats["deliveredDropped"], .int(1))
+    XCTAssertEqual(stats["limits"]?["maxDeliveredPerApp"], .int(2))
+    XCTAssertEqual(d.stop(), 0)
+
+    d = try startDaemon(arguments)
+    user = try userConnection(d)
+    let reloaded = try ok(user.call("listDelivered", J(#"{"app":"a"}"#)))["notifications"]?.arrayValue ?? []
+    XCTAssertEqual(reloaded.compactMap { $0["identifier"]?.stringValue }, ["n3", "n2"])
+  }
+
+  func testMaxDeliveredMustBePositive() throws {
+    let d = try DaemonProcess(arguments: ["--max-delivered", "0"], waitForSocket: false)
+    XCTAssertTrue(d.waitForExit(timeout: 10))
+    XCTAssertEqual(d.exitStatus, 2)
+    XCTAssertTrue(d.stderr.contains("--max-delivered"), d.stderr)
+  }
+
   func testOversizedLineIsSkippedAndConnectionKept() throws {
     let d = try startDaemon(DaemonProcess.defaultArguments + ["--max-message-bytes", "1024"])
     let s = try d.raw()
