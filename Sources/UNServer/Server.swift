@@ -1,5 +1,6 @@
 import Foundation
 import JSONRPC
+import UNDesktop
 import UNModel
 import UNStore
 import UVLoop
@@ -36,9 +37,14 @@ public final class Server {
   let persistence: Persistence?
   /// systemd: notifications, watchdog, inherited socket (Server+Service.swift).
   let service: ServiceLink
+  /// `--desktop`: the bridge to the desktop's notification server (Server+Desktop.swift).
+  var desktop: DesktopBridge?
+  /// The environment the daemon started with (the session bus for `--desktop auto`).
+  let environment: [String: String]
 
   public init(configuration: ServerConfiguration, environment: [String: String]) throws {
     self.configuration = configuration
+    self.environment = environment
     self.log = Log(level: configuration.logLevel)
     let clock: any Clock
     switch configuration.clock {
@@ -94,6 +100,7 @@ public final class Server {
     } else {
       log.info("listening", ["socket": socketPath, "clock": mode, "now": center.clock.now.rfc3339])
     }
+    startDesktop()
     notifyReady(listeningOn: service.inheritedPath ?? socketPath)
     _ = loop.run()
     do {
@@ -137,6 +144,7 @@ public final class Server {
     // A socket inherited from systemd is systemd's: never remove it.
     if service.inheritedPath == nil { unlink(socketPath) }
     timer.close()
+    desktop?.stop()
     for wait in waits { wait.timer.close() }
     waits.removeAll()
     for signal in signals { signal.close() }
