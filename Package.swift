@@ -56,7 +56,7 @@ let package = Package(
     .testTarget(name: "UVLoopTests", dependencies: ["UVLoop"]),
     .testTarget(name: "UNStoreTests", dependencies: ["UNStore"]),
     .testTarget(name: "UNDesktopTests", dependencies: ["UNDesktop", "UNModel"]),
-    .testTarget(name: "UNServerTests", dependencies: ["UNServer", "JSONRPC", "UNModel"]),
+    .testTarget(name: "UNServerTests", dependencies: ["UNServer", "JSONRPC", "UNModel", "UNDesktop"]),
     .testTarget(name: "UNCenterClientTests", dependencies: ["UNCenterClient", "JSONRPC"]),
     .testTarget(name: "unctlTests", dependencies: ["JSONRPC", "UNCenterClient", "unctl", "uncenterd"]),
     .testTarget(name: "EndToEndTests", dependencies: ["JSONRPC", "UNCenterClient", "uncenterd", "unctl", "PolishChatExample"]),
