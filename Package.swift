@@ -28,6 +28,9 @@ let package = Package(
       pkgConfig: "sqlite3",
       providers: [.apt(["libsqlite3-dev"])]
     ),
+    // sd-bus from Debian's libsystemd-dev: headers only, the library is dlopen'ed
+    // (Sources/CSystemd/shim.h says why), so no pkgConfig and nothing to link.
+    .systemLibrary(name: "CSystemd", path: "Sources/CSystemd"),
     // Pure: the byte-level JSON codec, JSON-RPC 2.0 messages, errors and framers.
     .target(name: "JSONRPC", swiftSettings: hotPath),
     // Pure domain: categories, content, triggers, the Center state machine, clocks.
@@ -36,8 +39,10 @@ let package = Package(
     .target(name: "UNStore", dependencies: ["CSQLite"]),
     // The libuv event loop: loop, pipe server, stream connections, timers, signals.
     .target(name: "UVLoop", dependencies: ["CLibUV"]),
+    // The desktop bridge: the center's banners on org.freedesktop.Notifications (SPEC §10).
+    .target(name: "UNDesktop", dependencies: ["UNModel", "UVLoop", "CSystemd"]),
     // Wiring: method table, sessions, callbacks, configuration, the daemon.
-    .target(name: "UNServer", dependencies: ["JSONRPC", "UNModel", "UNStore", "UVLoop"], swiftSettings: hotPath),
+    .target(name: "UNServer", dependencies: ["JSONRPC", "UNModel", "UNStore", "UVLoop", "UNDesktop"], swiftSettings: hotPath),
     .executableTarget(name: "uncenterd", dependencies: ["UNServer"]),
     // Clients: the connection used by unctl, tests and the UserNotifications-shaped API.
     .target(name: "UNCenterClient", dependencies: ["JSONRPC"]),
@@ -53,7 +58,8 @@ let package = Package(
     .testTarget(name: "UNModelTests", dependencies: ["UNModel"]),
     .testTarget(name: "UVLoopTests", dependencies: ["UVLoop"]),
     .testTarget(name: "UNStoreTests", dependencies: ["UNStore"]),
-    .testTarget(name: "UNServerTests", dependencies: ["UNServer", "JSONRPC", "UNModel"]),
+    .testTarget(name: "UNDesktopTests", dependencies: ["UNDesktop", "UNModel"]),
+    .testTarget(name: "UNServerTests", dependencies: ["UNServer", "JSONRPC", "UNModel", "UNDesktop"]),
     .testTarget(name: "UNCenterClientTests", dependencies: ["UNCenterClient", "JSONRPC"]),
     // Code written as Apple's documentation writes it, run against a real daemon.
     .testTarget(name: "AppleSampleCodeTests", dependencies: ["UserNotifications", "JSONRPC", "uncenterd"]),

@@ -7,7 +7,10 @@
 #     insists that ExecStart= names an existing executable, so the units are copied to
 #     a temporary directory with /usr/local/bin/uncenterd replaced by the built binary
 #     (the first argument, default .build/debug/uncenterd); nothing is installed.
-#  2. `systemd-analyze security --offline=true` of uncenterd.service: the "Overall
+#  2. the same for the user units in systemd/user/ (`systemd-analyze --user verify`, with a
+#     temporary XDG_RUNTIME_DIR: no user manager is needed), which must listen on
+#     %t/uncenterd.sock and run with --desktop auto (SPEC §10).
+#  3. `systemd-analyze security --offline=true` of uncenterd.service: the "Overall
 #     exposure level" must be at most 2.0.
 #
 # Skips (exit 0, with a message) only when systemd-analyze is not installed.
@@ -41,6 +44,23 @@ if [ -n "$output" ] || [ "$status" -ne 0 ]; then
   exit 1
 fi
 echo "check-units: systemd-analyze verify: no output"
+
+mkdir -m 0700 "$work/user" "$work/run"
+cp systemd/user/uncenterd.socket systemd/user/uncenterd.service "$work/user/"
+sed -i "s|^ExecStart=/usr/local/bin/uncenterd |ExecStart=$binary |" "$work/user/uncenterd.service"
+grep -q "^ExecStart=$binary --desktop auto " "$work/user/uncenterd.service" \
+  || { echo "check-units: systemd/user/uncenterd.service must run uncenterd --desktop auto" >&2; exit 1; }
+grep -qx 'ListenStream=%t/uncenterd.sock' systemd/user/uncenterd.socket \
+  || { echo "check-units: systemd/user/uncenterd.socket must listen on %t/uncenterd.sock" >&2; exit 1; }
+status=0
+output=$(XDG_RUNTIME_DIR="$work/run" systemd-analyze --user verify --man=no \
+  "$work/user/uncenterd.socket" "$work/user/uncenterd.service" 2>&1) || status=$?
+if [ -n "$output" ] || [ "$status" -ne 0 ]; then
+  echo "check-units: systemd-analyze --user verify failed (exit $status):" >&2
+  echo "$output" >&2
+  exit 1
+fi
+echo "check-units: systemd-analyze --user verify (systemd/user): no output"
 
 report=$(systemd-analyze security --offline=true systemd/uncenterd.service 2>&1) || true
 line=$(grep "Overall exposure level" <<<"$report" || true)

@@ -1,3 +1,5 @@
+import UNDesktop
+
 /// Counters the server keeps for `stats`: connections, waits, and how late triggers
 /// fired on the real clock (a histogram, in milliseconds).
 final class Metrics {
@@ -14,6 +16,8 @@ final class Metrics {
   var latenessCounts = [Int](repeating: 0, count: latenessBounds.count + 1)
   var latenessMax: Int64 = 0
   var firings = 0
+  /// The desktop bridge, whose own counters `stats` reports (nil with `--desktop off`).
+  var desktop: DesktopBridge?
 
   func recordLateness(milliseconds: Int64) {
     let late = max(0, milliseconds)

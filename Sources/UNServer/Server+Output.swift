@@ -55,6 +55,7 @@ extension Server {
       effectBuffer = taken
     }
     for effect in taken {
+      desktop?.consume(effect)
       switch effect {
       case .callback(let session, let callback):
         if case .presentForDecision(_, _, _, let id) = callback { startPresentationTimer(id) }

@@ -1,5 +1,6 @@
 import Foundation
 import JSONRPC
+import UNDesktop
 import UNModel
 import UNStore
 import UVLoop
@@ -38,9 +39,14 @@ public final class Server {
   let persistence: Persistence?
   /// systemd: notifications, watchdog, inherited socket (Server+Service.swift).
   let service: ServiceLink
+  /// `--desktop`: the bridge to the desktop's notification server (Server+Desktop.swift).
+  var desktop: DesktopBridge?
+  /// The environment the daemon started with (the session bus for `--desktop auto`).
+  let environment: [String: String]
 
   public init(configuration: ServerConfiguration, environment: [String: String]) throws {
     self.configuration = configuration
+    self.environment = environment
     self.log = Log(level: configuration.logLevel)
     let clock: any Clock
     switch configuration.clock {
@@ -99,6 +105,7 @@ public final class Server {
     } else {
       log.info("listening", ["socket": socketPath, "clock": mode, "now": center.clock.now.rfc3339])
     }
+    startDesktop()
     notifyReady(listeningOn: service.inheritedPath ?? socketPath)
     _ = loop.run()
     do {
@@ -143,6 +150,7 @@ public final class Server {
     // A socket inherited from systemd is systemd's: never remove it.
     if service.inheritedPath == nil { unlink(socketPath) }
     timer.close()
+    desktop?.stop()
     for wait in waits { wait.timer.close() }
     waits.removeAll()
     for timer in presentationTimers.values { timer.close() }

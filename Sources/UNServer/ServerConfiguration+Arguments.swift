@@ -1,3 +1,4 @@
+import UNDesktop
 import UNModel
 import UNStore
 
@@ -39,6 +40,10 @@ extension ServerConfiguration {
                                 lines are written by a thread of their own, and dropped
                                 (then counted in a log_lines_dropped line) when more than
                                 4 MiB wait for a slow reader
+      --desktop MODE            show banners on the desktop through the session bus's
+                                org.freedesktop.Notifications: off (default), freedesktop,
+                                or auto (on when a session bus is reachable)
+      --desktop-bus ADDRESS     the D-Bus address to use instead of $DBUS_SESSION_BUS_ADDRESS
       --version                 print the version and exit
       -h, --help                print this help and exit
     """
@@ -115,6 +120,16 @@ extension ServerConfiguration {
           throw UsageError(description: "--log-level: '\(text)' is not debug, info, warn or error")
         }
         config.logLevel = level
+      case "--desktop":
+        let text = try value(name, inline: inline)
+        guard let mode = DesktopMode(rawValue: text) else {
+          throw UsageError(description: "--desktop: '\(text)' is not off, auto or freedesktop")
+        }
+        config.desktop = mode
+      case "--desktop-bus":
+        let address = try value(name, inline: inline)
+        guard !address.isEmpty else { throw UsageError(description: "--desktop-bus needs a D-Bus address") }
+        config.desktopBus = address
       default:
         throw UsageError(description: "unknown option '\(arg)'")
       }

@@ -1,4 +1,5 @@
 import Foundation
+import UNDesktop
 import UNModel
 import UNStore
 
@@ -38,6 +39,10 @@ public struct ServerConfiguration: Sendable {
   public var durability = SQLiteStore.Durability.normal
   /// The daemon's own uid: its peers with this uid may use every app.
   public var daemonUID: UInt32 = getuid()
+  /// `--desktop`: show banners on the session bus's notification server (SPEC §10).
+  public var desktop = DesktopMode.off
+  /// `--desktop-bus ADDRESS`: that bus instead of the session bus.
+  public var desktopBus: String?
 
   public init() {}
 }

@@ -1,4 +1,5 @@
 import JSONRPC
+import UNDesktop
 import UNModel
 
 /// `stats`: counts, connections, queues and the fire-lateness histogram.
@@ -37,6 +38,7 @@ enum Stats: Method {
       "requests": .int(m.requests),
       "waiting": .int(m.waits),
       "pausedConnections": .int(m.pausedConnections),
+      "desktop": desktopCounters(m.desktop?.counters ?? DesktopCounters()),
       "fireLateness": .object([
         "firings": .int(m.firings), "maxMs": .int(Int(m.latenessMax)), "buckets": .object(buckets),
       ]),
@@ -55,6 +57,14 @@ enum Stats: Method {
         "eventHistoryPerApp": .int(center.configuration.eventHistoryPerApp),
         "maxFiringsPerAdvance": .int(center.configuration.maxFiringsPerAdvance),
       ]),
+    ])
+  }
+
+  /// SPEC §10: `{connected, shown, closed, answered, failed}`.
+  static func desktopCounters(_ d: DesktopCounters) -> JSONValue {
+    .object([
+      "connected": .bool(d.connected), "shown": .int(d.shown), "closed": .int(d.closed),
+      "answered": .int(d.answered), "failed": .int(d.failed),
     ])
   }
 }

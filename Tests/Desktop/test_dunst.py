@@ -1,0 +1,111 @@
+"""The Polish seed's message on a real notification server: dunst under Xvfb, on a
+private bus.  Checks that it arrived, answers it from dunst's side (`dunstctl action`
+= the default action, `dunstctl close` = a dismiss), and takes a screenshot of the
+screen (imagemagick's `import`): into docs/desktop-dunst.png with UPDATE_SCREENSHOT=1,
+else into the test's temporary directory.
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+from harness import CHAT, MESSAGE_CATEGORY, ROOT, Bus, Daemon, clean_env, run, wait_until
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+DEFAULT = "com.apple.UNNotificationDefaultActionIdentifier"
+DISMISS = "com.apple.UNNotificationDismissActionIdentifier"
+
+
+def test_polish_message_on_dunst():
+    directory = tempfile.mkdtemp(prefix="uncenter-dunst-")
+    procs = []
+    bus = daemon = None
+    try:
+        read_fd, write_fd = os.pipe()
+        xvfb = subprocess.Popen(["Xvfb", "-displayfd", str(write_fd), "-screen", "0", "900x300x24", "-nolisten", "tcp"],
+                                pass_fds=[write_fd], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        procs.append(xvfb)
+        os.close(write_fd)
+        with os.fdopen(read_fd) as f:
+            display = ":" + f.readline().strip()
+        assert display != ":", "Xvfb did not start"
+        bus = Bus(directory)
+        env = clean_env()
+        env.update(DISPLAY=display, DBUS_SESSION_BUS_ADDRESS=bus.address)
+        dunst = subprocess.Popen(["dunst", "-config", os.path.join(HERE, "dunstrc")], env=env,
+                                 stdout=subprocess.DEVNULL, stderr=open(os.path.join(directory, "dunst.log"), "w"))
+        procs.append(dunst)
+        wait_until(lambda: bus.connection.name_has_owner("org.freedesktop.Notifications") or dunst.poll() is not None,
+                   what="dunst on the bus")
+        assert dunst.poll() is None, "dunst exited"
+
+        def dunstctl(*args):
+            return subprocess.run(["dunstctl", *args], env=env, capture_output=True, text=True, check=True).stdout
+
+        daemon = Daemon(directory, ["--desktop", "freedesktop", "--desktop-bus", bus.address])
+        wait_until(lambda: daemon.stats()["connected"], what="connected to dunst")
+        app = daemon.client({"appId": CHAT, "foreground": False})
+        app.call("registerCategories", {"categories": [MESSAGE_CATEGORY]})
+        app.call("scheduleLocal", {
+            "identifier": "msg-1", "trigger": None,
+            "content": {"title": "Nowa wiadomość", "body": "Anna: Cześć! Idziemy jutro na kawę?",
+                        "categoryIdentifier": "message", "threadIdentifier": "chat_123", "sound": "default"}})
+        wait_until(lambda: dunstctl("count", "displayed").strip() == "1", what="the banner on screen")
+        wait_until(lambda: daemon.stats()["shown"] == 1, what="shown 1")
+
+        # Let dunst draw, then photograph the screen.
+        target = os.path.join(ROOT, "docs", "desktop-dunst.png") if os.environ.get("UPDATE_SCREENSHOT") \
+            else os.path.join(directory, "desktop-dunst.png")
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+
+        def shot():
+            subprocess.run(["import", "-display", display, "-window", "root", target], check=True,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            # Not a blank screen: the banner's pixels differ from the background.
+            colors = subprocess.run(["identify", "-format", "%k", target], capture_output=True, text=True).stdout
+            return int(colors or 0) > 20
+        wait_until(shot, what="a non-blank screenshot")
+        print(f"  screenshot: {target}", flush=True)
+
+        # The default action from dunst's side: the app is told, the notification leaves
+        # the delivered list, and the banner is closed.
+        dunstctl("action", "0")
+        got = app.callback("receive")["params"]["response"]
+        assert got["actionIdentifier"] == DEFAULT, got
+        wait_until(lambda: dunstctl("count", "displayed").strip() == "0", what="banner gone after the action")
+        assert app.call("listDelivered", {})["notifications"] == []
+
+        # A second message, dismissed on dunst: customDismissAction tells the app.
+        app.call("scheduleLocal", {
+            "identifier": "msg-2", "trigger": None,
+            "content": {"title": "Nowa wiadomość", "body": "Anna: Halo?", "categoryIdentifier": "message"}})
+        wait_until(lambda: dunstctl("count", "displayed").strip() == "1", what="the second banner")
+        wait_until(lambda: daemon.stats()["shown"] == 2, what="shown 2")
+        dunstctl("close")
+        got = app.callback("receive")["params"]["response"]
+        assert got["actionIdentifier"] == DISMISS, got
+        assert got["notification"]["identifier"] == "msg-2", got
+
+        # Both went through dunst: its history has them, under the app's name.
+        history = json.loads(dunstctl("history"))["data"][0]
+        summaries = [(h["appname"]["data"], h["summary"]["data"], h["body"]["data"]) for h in history]
+        assert (CHAT, "Nowa wiadomość", "Anna: Cześć! Idziemy jutro na kawę?") in summaries, summaries
+        assert (CHAT, "Nowa wiadomość", "Anna: Halo?") in summaries, summaries
+        stats = daemon.stats()
+        assert stats["connected"] and stats["answered"] == 2 and stats["failed"] == 0, stats
+    finally:
+        if daemon:
+            daemon.stop()
+        for p in reversed(procs):
+            if p.poll() is None:
+                p.terminate()
+                p.wait(10)
+        if bus:
+            bus.stop()
+        shutil.rmtree(directory, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(run([test_polish_message_on_dunst]))
