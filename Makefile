@@ -9,8 +9,9 @@ BUILD_PACKAGES := libuv1-dev libsqlite3-dev pkg-config libsystemd-dev
 # ... and what the tests need beyond them: systemd-analyze for the unit checks, venv for
 # the Python tools kept in .build/venv (hadolint from PyPI); for the desktop tests a private
 # dbus-daemon, the D-Bus and GLib bindings python-dbusmock needs, dunst under Xvfb, and
-# imagemagick for the screenshot (scripts/test-desktop.sh).
-TEST_PACKAGES := systemd python3-venv dbus-daemon python3-dbus python3-gi dunst xvfb imagemagick fonts-dejavu-core
+# dmenu (suckless-tools) for its action menu, imagemagick for the screenshot
+# (scripts/test-desktop.sh).
+TEST_PACKAGES := systemd python3-venv dbus-daemon python3-dbus python3-gi dunst suckless-tools xvfb imagemagick fonts-dejavu-core
 ARGS ?=
 # `make test` treats compiler warnings as errors: a clean build prints none.
 WERROR := -Xswiftc -warnings-as-errors

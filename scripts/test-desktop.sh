@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 python=$(scripts/ensure-dbusmock.sh)
 export UNCENTERD=${1:-$PWD/.build/debug/uncenterd}
 export DBUSMOCK_PYTHON=$python
-for tool in dbus-daemon Xvfb dunst dunstctl import identify; do
+for tool in dbus-daemon Xvfb dunst dunstctl dmenu import identify; do
   command -v "$tool" >/dev/null || { echo "desktop tests: FAILED: $tool is missing (make test-deps)" >&2; exit 1; }
 done
 status=0

@@ -33,8 +33,13 @@ def test_polish_message_on_dunst():
         assert display != ":", "Xvfb did not start"
         bus = Bus(directory)
         env = clean_env()
-        env.update(DISPLAY=display, DBUS_SESSION_BUS_ADDRESS=bus.address)
-        dunst = subprocess.Popen(["dunst", "-config", os.path.join(HERE, "dunstrc")], env=env,
+        control = os.path.join(directory, "dmenu-control")
+        env.update(DISPLAY=display, DBUS_SESSION_BUS_ADDRESS=bus.address, UNCENTER_DMENU_CONTROL=control)
+        # The test's dunstrc, with the context menu program named by its absolute path.
+        config = os.path.join(directory, "dunstrc")
+        with open(os.path.join(HERE, "dunstrc")) as src, open(config, "w") as dst:
+            dst.write(src.read().replace("[global]\n", f"[global]\n    dmenu = {os.path.join(HERE, 'dmenu.sh')}\n", 1))
+        dunst = subprocess.Popen(["dunst", "-config", config], env=env,
                                  stdout=subprocess.DEVNULL, stderr=open(os.path.join(directory, "dunst.log"), "w"))
         procs.append(dunst)
         wait_until(lambda: bus.connection.name_has_owner("org.freedesktop.Notifications") or dunst.poll() is not None,
@@ -55,7 +60,12 @@ def test_polish_message_on_dunst():
         wait_until(lambda: dunstctl("count", "displayed").strip() == "1", what="the banner on screen")
         wait_until(lambda: daemon.stats()["shown"] == 1, what="shown 1")
 
-        # Let dunst draw, then photograph the screen.
+        # dunst draws no buttons: its context menu (dmenu) offers the notification's
+        # actions.  Open it, then photograph the screen: the banner and the actions.
+        with open(control, "w") as f:
+            f.write("show\n")
+        subprocess.Popen(["dunstctl", "context"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        wait_until(lambda: os.path.exists(control + ".pid"), what="the context menu")
         target = os.path.join(ROOT, "docs", "desktop-dunst.png") if os.environ.get("UPDATE_SCREENSHOT") \
             else os.path.join(directory, "desktop-dunst.png")
         os.makedirs(os.path.dirname(target), exist_ok=True)
@@ -68,6 +78,10 @@ def test_polish_message_on_dunst():
             return int(colors or 0) > 20
         wait_until(shot, what="a non-blank screenshot")
         print(f"  screenshot: {target}", flush=True)
+        with open(control + ".pid") as f:
+            os.kill(int(f.read()), 15)  # the menu closed without a choice: nothing happens
+        os.remove(control + ".pid")
+        assert app.call("listDelivered", {})["notifications"][0]["identifier"] == "msg-1"
 
         # The default action from dunst's side: the app is told, the notification leaves
         # the delivered list, and the banner is closed.
@@ -88,13 +102,25 @@ def test_polish_message_on_dunst():
         assert got["actionIdentifier"] == DISMISS, got
         assert got["notification"]["identifier"] == "msg-2", got
 
-        # Both went through dunst: its history has them, under the app's name.
+        # A category action chosen from dunst's menu (Usuń = delete): the app is told.
+        app.call("scheduleLocal", {
+            "identifier": "msg-3", "trigger": None,
+            "content": {"title": "Nowa wiadomość", "body": "Anna: Usuń to", "categoryIdentifier": "message"}})
+        wait_until(lambda: daemon.stats()["shown"] == 3, what="shown 3")
+        with open(control, "w") as f:
+            f.write("pick Usuń\n")
+        dunstctl("context")
+        got = app.callback("receive")["params"]["response"]
+        assert got["actionIdentifier"] == "delete", got
+        assert got["notification"]["identifier"] == "msg-3", got
+
+        # All went through dunst: its history has them, under the app's name.
         history = json.loads(dunstctl("history"))["data"][0]
         summaries = [(h["appname"]["data"], h["summary"]["data"], h["body"]["data"]) for h in history]
         assert (CHAT, "Nowa wiadomość", "Anna: Cześć! Idziemy jutro na kawę?") in summaries, summaries
         assert (CHAT, "Nowa wiadomość", "Anna: Halo?") in summaries, summaries
         stats = daemon.stats()
-        assert stats["connected"] and stats["answered"] == 2 and stats["failed"] == 0, stats
+        assert stats["connected"] and stats["answered"] == 3 and stats["failed"] == 0, stats
     finally:
         if daemon:
             daemon.stop()
