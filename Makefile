@@ -7,8 +7,9 @@ SWIFT ?= swift
 # Debian packages the build needs (C libraries and the tools to find them).
 BUILD_PACKAGES := libuv1-dev libsqlite3-dev pkg-config
 # ... and what the tests need beyond them: systemd-analyze for the unit checks, venv for
-# the Python tools kept in .build/venv (hadolint from PyPI).
-TEST_PACKAGES := systemd python3-venv
+# the Python tools kept in .build/venv (hadolint from PyPI), headless Chromium and a font
+# with Arabic, Polish and Italian glyphs for the `unctl run --html` report test.
+TEST_PACKAGES := systemd python3-venv chromium fonts-dejavu-core
 ARGS ?=
 # `make test` treats compiler warnings as errors: a clean build prints none.
 WERROR := -Xswiftc -warnings-as-errors

@@ -21,7 +21,7 @@ extension HTMLReport {
       for a in actions {
         let options = a["options"]?.arrayValue?.compactMap(\.stringValue) ?? []
         let cls = options.map { "opt-\($0)" }.joined(separator: " ")
-        let lock = options.contains("authenticationRequired") ? "🔒 " : ""
+        let lock = options.contains("authenticationRequired") ? Self.lockIcon : ""
         html += "<span class=\"action \(Self.esc(cls))\" dir=\"auto\" title=\"\(Self.esc(a["identifier"]?.stringValue ?? ""))\">"
         html += lock + Self.esc(a["title"]?.stringValue ?? "") + "</span>"
       }
@@ -34,6 +34,13 @@ extension HTMLReport {
     }
     return html + "</div>"
   }
+
+  /// The padlock iOS puts on an `authenticationRequired` action, drawn inline so it
+  /// needs no emoji font.
+  static let lockIcon =
+    "<svg class=\"lock\" width=\"9\" height=\"12\" viewBox=\"0 0 9 12\" aria-label=\"requires unlocking\">"
+    + "<path d=\"M2 5V3.5a2.5 2.5 0 0 1 5 0V5\" fill=\"none\" stroke=\"currentColor\" stroke-width=\"1.4\"/>"
+    + "<rect x=\"0.5\" y=\"5\" width=\"8\" height=\"6.5\" rx=\"1.2\" fill=\"currentColor\"/></svg> "
 
   /// A delivered notification (`{identifier, date, request: {content}, actions}`).
   func card(notification n: JSONValue, app: String, extra: String = "") -> String {

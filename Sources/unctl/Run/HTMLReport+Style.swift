@@ -61,6 +61,7 @@ extension HTMLReport {
     .actions{display:flex;flex-direction:column;gap:1px;margin-top:7px;border-radius:10px;overflow:hidden}
     .action{display:block;background:#e9e9ee;padding:6px 10px;color:#0a60ff;text-align:center}
     .action.opt-destructive{color:#ff3b30}.action.opt-foreground{font-weight:600}
+    .lock{vertical-align:-1px}
     .textinput{display:flex;gap:6px;margin-top:6px}
     .field{flex:1;border:1px solid #c7c7cc;border-radius:16px;padding:3px 10px;color:#8e8e93;background:#fff;text-align:start}
     .send{background:#0a84ff;color:#fff;border-radius:16px;padding:3px 10px}

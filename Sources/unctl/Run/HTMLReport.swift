@@ -68,19 +68,24 @@ struct HTMLReport {
       html += "</div>\n"
     }
     html += "<ol class=\"timeline\">\n"
-    for step in r.steps { html += stepItem(step, id: id) }
+    // The titles of the actions shown so far, to name the button the user pressed.
+    var titles: [String: String] = [:]
+    for step in r.steps {
+      html += stepItem(step, id: id, titles: titles)
+      Self.collectActionTitles(step, into: &titles)
+    }
     html += "</ol>\n</section>\n"
     return html
   }
 
   /// One step: when (manual clock), what, how it went, what it brought.
-  func stepItem(_ s: StepRecord, id: String) -> String {
+  func stepItem(_ s: StepRecord, id: String, titles: [String: String] = [:]) -> String {
     var html = "<li class=\"step \(s.status.rawValue)\" id=\"\(id)-step-\(s.number)\" data-step=\"\(s.number)\">"
     html += "<div class=\"when\"><time title=\"\(Self.esc(s.clock))\">\(Self.clockText(s.clock))</time></div>"
     html += "<div class=\"what\"><p class=\"head\"><span class=\"num\">\(s.number)</span> "
     html += "<span class=\"label\">\(Self.esc(s.label))</span> "
     html += "<span class=\"status\">\(["passed": "✓", "failed": "✗ failed", "notRun": "not run"][s.status.rawValue]!)</span></p>"
-    html += stepBody(s)
+    html += stepBody(s, titles: titles)
     if let f = s.failure { html += failure(f) }
     if !s.callbacks.isEmpty {
       html += "<div class=\"callbacks\">"
@@ -94,7 +99,7 @@ struct HTMLReport {
   }
 
   /// What the step itself did, drawn by kind.
-  func stepBody(_ s: StepRecord) -> String {
+  func stepBody(_ s: StepRecord, titles: [String: String] = [:]) -> String {
     let step = s.step
     if step["advance"] != nil {
       let fired = s.actual?["fired"]?.arrayValue?.compactMap(\.stringValue) ?? []
@@ -104,7 +109,7 @@ struct HTMLReport {
     if let method = step["call"]?.stringValue {
       var html = ""
       let params = step["params"] ?? .object([])
-      if method == "respond" { html += userResponse(params) }
+      if method == "respond" { html += userResponse(params, titles: titles) }
       if method == "scheduleLocal", let content = params["content"] {
         html += "<div class=\"scheduled\">" + card(content: content, app: step["as"]?.stringValue ?? "", actions: [], time: "scheduled") + "</div>"
       }
@@ -123,13 +128,14 @@ struct HTMLReport {
   }
 
   /// The user's answer to a notification (`respond`), as they would have given it.
-  func userResponse(_ p: JSONValue) -> String {
+  func userResponse(_ p: JSONValue, titles: [String: String] = [:]) -> String {
     let action = p["actionIdentifier"]?.stringValue ?? "?"
     let what: String
     switch action {
     case "com.apple.UNNotificationDefaultActionIdentifier": what = "tapped the notification"
     case "com.apple.UNNotificationDismissActionIdentifier": what = "dismissed it"
-    default: what = "chose <span class=\"pill\" dir=\"auto\">\(Self.esc(action))</span>"
+    default:
+      what = "chose <span class=\"pill\" dir=\"auto\" title=\"\(Self.esc(action))\">\(Self.esc(titles[action] ?? action))</span>"
     }
     var html = "<div class=\"response\"><span class=\"who\">user</span> \(what) on <code>\(Self.esc(p["identifier"]?.stringValue ?? "?"))</code>"
     if let text = p["userText"]?.stringValue { html += " <span class=\"bubble\" dir=\"auto\">\(Self.esc(text))</span>" }
@@ -144,6 +150,19 @@ struct HTMLReport {
     let paths = JSONDiff.paths(expected: expected, actual: f.actual).map(JSONDiff.text).sorted()
     let lead = first.hasPrefix("expected") ? "differs from the expected subset" : first.trimmingCharacters(in: .punctuationCharacters)
     return paths.isEmpty ? lead : "\(lead) at " + paths.joined(separator: ", ")
+  }
+
+  /// Action identifier → title, from the notifications a step's callbacks and screens show.
+  static func collectActionTitles(_ s: StepRecord, into titles: inout [String: String]) {
+    var notifications = s.callbacks.compactMap { $0.params["notification"] }
+    for screen in s.screens ?? [] {
+      for g in screen.groups { notifications += g["notifications"]?.arrayValue ?? [] }
+    }
+    for n in notifications {
+      for a in n["actions"]?.arrayValue ?? [] {
+        if let id = a["identifier"]?.stringValue, let title = a["title"]?.stringValue { titles[id] = title }
+      }
+    }
   }
 
   /// Expected and actual side by side, the keys that differ marked on both.
