@@ -23,7 +23,8 @@ enum RunCommand {
                             FNV-1a(its path relative to the working directory) mod N + 1,
                             so N CI jobs given the same files run each exactly once
       --list                print the files that would run (after --shard) and exit
-      --timeout SECONDS     fail a scenario that runs longer, killing its daemon
+      --timeout SECONDS     fail a scenario that runs longer (its private daemon is
+                            killed; with --socket the scenario is abandoned)
                             (default \(Int(RunOptions.defaultTimeout)))
       --junit FILE          write a JUnit XML report (one testcase per scenario)
       --html FILE           write a self-contained HTML report: per scenario the steps
