@@ -101,6 +101,29 @@ final class RunParallelTests: UnctlTestCase {
     XCTAssertEqual(all.stdout, files.joined(separator: "\n") + "\n")
   }
 
+  func testOnATerminalALiveProgressLineCountsTheScenarios() throws {
+    // script(1) (util-linux, in every Debian) gives unctl a pseudo-terminal.
+    guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { throw XCTSkip("no /usr/bin/script") }
+    let files = [
+      write("t1.json", RunScenarioFiles.passing("com.example.t1", name: "t1")), write("t2.json", RunScenarioFiles.failing),
+      write("t3.json", RunScenarioFiles.passing("com.example.t3", name: "t3")),
+    ]
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+    let command = ([Products.unctl.path, "run", "-j", "2"] + files).map { "'\($0)'" }.joined(separator: " ")
+    p.arguments = ["-qec", command, "/dev/null"]
+    p.environment = Self.environment([:])
+    let out = scratchFile("tty.out")
+    p.standardOutput = FileHandle(forWritingAtPath: out)
+    p.standardInput = FileHandle(forReadingAtPath: "/dev/null")
+    try p.run()
+    p.waitUntilExit()
+    let text = try String(contentsOfFile: out, encoding: .utf8)
+    XCTAssertEqual(p.terminationStatus, 1, text)
+    XCTAssertTrue(text.contains("\u{1B}[K[3/3] passed 2, failed 1"), text)
+    XCTAssertTrue(text.contains("2 passed, 1 failed"), text)
+  }
+
   func testHelpDocumentsEveryOption() throws {
     let r = try unctl(["run", "--help"])
     XCTAssertEqual(r.status, 0)

@@ -35,7 +35,6 @@ struct ScenarioJob: Sendable {
       shared.state.withLock { $0.record = record }
       shared.done.signal()
     }
-    thread.stackSize = 1 << 20
     thread.start()
     var record: ScenarioRecord
     if shared.done.wait(timeout: .now() + timeout) == .success {
