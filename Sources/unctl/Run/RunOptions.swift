@@ -77,3 +77,9 @@ struct RunOptions: Sendable {
   /// The files to run: the shard's when `--shard` is given, else all, in the order given.
   var selectedFiles: [String] { shard.map { $0.select(files) } ?? files }
 }
+
+/// A mistake on the `unctl run` command line: exit status 2 with the usage.
+struct RunUsageError: Error, CustomStringConvertible {
+  var description: String
+  init(_ description: String) { self.description = description }
+}

@@ -77,9 +77,3 @@ struct Shard: Equatable, Sendable {
     return "/" + parts.joined(separator: "/")
   }
 }
-
-/// A mistake on the `unctl run` command line: exit status 2 with the usage.
-struct RunUsageError: Error, CustomStringConvertible {
-  var description: String
-  init(_ description: String) { self.description = description }
-}
