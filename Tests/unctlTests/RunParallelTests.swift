@@ -68,6 +68,17 @@ final class RunParallelTests: UnctlTestCase {
     }
   }
 
+  /// Many daemons starting and stopping at once, from several threads: every scenario
+  /// passes (a descriptor closed twice, or a process launch that is not thread-safe,
+  /// shows up here as a scenario failing to connect or unctl crashing).
+  func testManyScenariosSideBySideAllPass() throws {
+    let files = (1...48).map { write("m\($0).json", RunScenarioFiles.passing("com.example.m\($0)", name: "m\($0)")) }
+    let r = try unctl(["run", "-j", "6"] + files)
+    XCTAssertEqual(r.status, 0, r.stdout + r.stderr)
+    XCTAssertTrue(r.stdout.hasSuffix("48 passed, 0 failed\n"), r.stdout)
+    for file in files { XCTAssertEqual(r.stdout.components(separatedBy: "scenario \(file):").count, 2, file) }
+  }
+
   func testWithSocketJobsNeedDisjointApps() throws {
     let a = write("a.json", RunScenarioFiles.passing("com.example.same", name: "a"))
     let b = write("b.json", RunScenarioFiles.passing("com.example.same", name: "b"))

@@ -40,8 +40,8 @@ struct ScenarioJob: Sendable {
     if shared.done.wait(timeout: .now() + timeout) == .success {
       record = shared.state.withLock { $0.record! }
     } else {
-      // The pid is published only while the daemon has not been stopped by its thread,
-      // so it cannot name a reaped and reused process.
+      // The pid is published only until the scenario thread reaps the daemon, so it
+      // cannot name a reused process.
       shared.state.withLock { state in
         if let pid = state.pid { kill(pid, SIGKILL) }
         state.killed = true
@@ -79,10 +79,10 @@ struct ScenarioJob: Sendable {
         let started = try Daemon(clock: scenario.clock)
         daemon = started
         let killed = shared.state.withLock { state in
-          state.pid = started.process.processIdentifier
+          state.pid = started.pid
           return state.killed
         }
-        if killed { kill(started.process.processIdentifier, SIGKILL) }
+        if killed { kill(started.pid, SIGKILL) }
       }
       try runner.connect(socket: socket ?? daemon!.socketPath)
       runner.run()
@@ -92,13 +92,17 @@ struct ScenarioJob: Sendable {
       runner.emit("  FAIL  \(error)")
     }
     if let daemon {
-      let killed = shared.state.withLock { $0.killed }
+      // Withdrawn before anything here reaps the daemon, so the deadline's kill can
+      // never reach a reused pid.
+      let killed = shared.state.withLock { state in
+        state.pid = nil
+        return state.killed
+      }
       if !runner.record.passed, !killed, runner.connectionBroke, daemon.hasEnded(within: 2) {
         let why = "uncenterd \(daemon.exitDescription)" + daemon.logTail()
         runner.record.failures.append(why)
         runner.emit("  FAIL  " + why)
       }
-      shared.state.withLock { $0.pid = nil }
       daemon.stop()
     }
     return runner.record
