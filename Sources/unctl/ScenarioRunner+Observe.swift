@@ -20,7 +20,9 @@ extension ScenarioRunner {
         for entry in p.inbox[from...] {
           let m = entry.message
           record.steps[i].callbacks.append(
-            Delivery(alias: alias, method: m["method"]?.stringValue ?? "?", params: m["params"] ?? .null))
+            Delivery(
+              alias: alias, appId: scenario.apps.first { $0.alias == alias }?.appId ?? alias,
+              method: m["method"]?.stringValue ?? "?", params: m["params"] ?? .null))
         }
         reported[alias] = p.inbox.count
       }

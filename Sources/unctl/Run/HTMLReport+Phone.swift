@@ -57,10 +57,10 @@ extension HTMLReport {
     case "present":
       let how = p["presentation"]?.arrayValue?.compactMap(\.stringValue).joined(separator: ", ") ?? ""
       html += " <span class=\"dim\">[\(Self.esc(how))]</span></p>"
-      html += card(notification: p["notification"] ?? .null, app: cb.alias)
+      html += card(notification: p["notification"] ?? .null, app: cb.appId)
     case "didReceive":
       html += " <span class=\"dim\">(content extension, expanded)</span></p>"
-      html += card(notification: p["notification"] ?? .null, app: cb.alias, extra: "<span class=\"tag\">extension</span>")
+      html += card(notification: p["notification"] ?? .null, app: cb.appId, extra: "<span class=\"tag\">extension</span>")
     case "receive", "didReceiveResponse":
       let r = p["response"] ?? .null
       html += "</p><div class=\"response\">action <span class=\"pill\" dir=\"auto\">\(Self.esc(r["actionIdentifier"]?.stringValue ?? "?"))</span>"
@@ -69,6 +69,12 @@ extension HTMLReport {
       html += " on <code>\(Self.esc(r["notification"]?["identifier"]?.stringValue ?? "?"))</code> <span dir=\"auto\">\(Self.esc(title))</span>"
       if let deadline = p["deadline"]?.stringValue { html += " <span class=\"dim\">complete by \(Self.clockText(deadline))</span>" }
       html += "</div>"
+    case "modifyContent":
+      let deadline = p["deadline"]?.stringValue.map { " · complete by \(Self.clockText($0))" } ?? ""
+      html += " <span class=\"dim\">(service extension\(deadline))</span></p>"
+      html += card(
+        content: p["request"]?["content"] ?? .null, app: cb.appId, actions: [], time: "",
+        extra: "<span class=\"tag\">to modify</span>")
     case "interaction":
       html += "</p><div class=\"response\">control <code>\(Self.esc(p["control"]?.stringValue ?? "?"))</code> = "
       html += "<span class=\"pill\">\(Self.esc(PrettyJSON.text(p["value"] ?? .null)))</span></div>"

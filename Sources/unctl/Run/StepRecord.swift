@@ -36,6 +36,8 @@ struct StepRecord: Sendable {
 /// A callback (JSON-RPC notification from the daemon) as one alias received it.
 struct Delivery: Sendable {
   var alias: String
+  /// The app the alias speaks for (the alias itself when it names none).
+  var appId: String
   var method: String
   var params: JSONValue
 }
