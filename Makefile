@@ -10,8 +10,9 @@ BUILD_PACKAGES := libuv1-dev libsqlite3-dev pkg-config libsystemd-dev
 # the Python tools kept in .build/venv (hadolint from PyPI); for the desktop tests a private
 # dbus-daemon, the D-Bus and GLib bindings python-dbusmock needs, dunst under Xvfb, and
 # dmenu (suckless-tools) for its action menu, imagemagick for the screenshot
-# (scripts/test-desktop.sh).
-TEST_PACKAGES := systemd python3-venv dbus-daemon python3-dbus python3-gi dunst suckless-tools xvfb imagemagick fonts-dejavu-core
+# (scripts/test-desktop.sh); headless Chromium for the `unctl run --html` report test;
+# a font with Arabic, Polish and Italian glyphs for both.
+TEST_PACKAGES := systemd python3-venv dbus-daemon python3-dbus python3-gi dunst suckless-tools xvfb imagemagick chromium fonts-dejavu-core
 ARGS ?=
 # `make test` treats compiler warnings as errors: a clean build prints none.
 WERROR := -Xswiftc -warnings-as-errors

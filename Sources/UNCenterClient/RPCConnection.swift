@@ -27,8 +27,9 @@ public final class RPCConnection {
     var addr = sockaddr_un()
     addr.sun_family = sa_family_t(AF_UNIX)
     let bytes = Array(path.utf8)
+    // Every stored property is set by now, so a throw runs deinit, which closes fd:
+    // closing it here too would close whatever another thread opened under that number.
     guard bytes.count < MemoryLayout.size(ofValue: addr.sun_path) else {
-      close(fd)
       throw ConnectionError(path: path, reason: "path too long for a Unix socket")
     }
     withUnsafeMutableBytes(of: &addr.sun_path) { raw in
@@ -39,9 +40,7 @@ public final class RPCConnection {
       $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
     }
     guard rc == 0 else {
-      let reason = String(cString: strerror(errno))
-      close(fd)
-      throw ConnectionError(path: path, reason: reason)
+      throw ConnectionError(path: path, reason: String(cString: strerror(errno)))
     }
   }
 

@@ -129,7 +129,7 @@ enum Main {
 /// `run` is `RunCommand` (scenarios); listed here for `help run`.
 enum ScenarioCommand: Command {
   static let name = "run"
-  static let options = ["--junit"]
+  static let options = RunOptions.valueOptions
   static var usage: String { RunCommand.usage }
   static func run(_ arguments: [String], _ context: Context) throws -> Int32 { 0 }
 }

@@ -2,70 +2,107 @@ import Foundation
 import JSONRPC
 
 /// `unctl run SCENARIO...`: each scenario against a fresh private daemon (or, with
-/// `--socket`, against a running one, after `reset` of its apps).  Prints a line per
-/// step, then `N passed, N failed`; exit status 1 when any failed.
+/// `--socket`, against a running one, after `reset` of its apps), several at a time.
+/// Prints a block per scenario in file order, then `N passed, N failed`; exit status 1
+/// when any failed.
 enum RunCommand {
   static let usage = """
-    usage: unctl [--socket PATH] run [--junit FILE] SCENARIO.json...
+    usage: unctl [--socket PATH] run [OPTIONS] SCENARIO.json...
 
     Runs scenario files (SPEC §8).  Without --socket each scenario gets its own uncenterd
     (manual clock at the scenario's "clock", temporary socket); with --socket they run
-    against that daemon, resetting their apps first.  Exit status: 0 all passed, 1 a
-    scenario failed, 2 usage or unreadable file.
+    against that daemon, resetting their apps first.  Output: a block per scenario (a line
+    per step), in the order the files were given, then "N passed, N failed"; on a
+    terminal also a live progress line.
+
+    options:
+      -j N, -jN, --jobs N   run N scenarios at a time (default: the number of CPUs, or 1
+                            with --socket, where N > 1 needs scenarios whose apps are
+                            disjoint; they still share that daemon's clock)
+      --shard I/N           run only shard I of N (1 ≤ I ≤ N): a file belongs to shard
+                            FNV-1a(its path relative to the working directory) mod N + 1,
+                            so N CI jobs given the same files run each exactly once
+      --list                print the files that would run (after --shard) and exit
+      --timeout SECONDS     fail a scenario that runs longer (its private daemon is
+                            killed; with --socket the scenario is abandoned)
+                            (default \(Int(RunOptions.defaultTimeout)))
+      --junit FILE          write a JUnit XML report (one testcase per scenario)
+      --html FILE           write a self-contained HTML report: per scenario the steps
+                            on the manual clock's timeline, the notifications as a phone
+                            shows them, the callbacks, the user's responses, and for a
+                            failure expected and actual side by side
+      -h, --help            this help
+
+    A scenario whose daemon dies fails with the daemon's exit and the last lines of its
+    log; the others go on.  Exit status: 0 all passed, 1 a scenario failed, 2 usage.
     """
 
-  struct Outcome {
-    var file: String
-    var name: String
-    var failures: [String]
-    var seconds: Double
+  static func main(_ arguments: [String], socket: String?) -> Int32 {
+    let options: RunOptions
+    do {
+      options = try RunOptions(arguments)
+    } catch {
+      return usageError(error.description)
+    }
+    if options.help {
+      print(usage)
+      return 0
+    }
+    guard !options.files.isEmpty else { return usageError("no scenario files") }
+    let files = options.selectedFiles
+    if options.list {
+      for file in files { print(file) }
+      return 0
+    }
+    let jobs = options.jobs ?? (socket == nil ? ProcessInfo.processInfo.activeProcessorCount : 1)
+    if socket != nil, jobs > 1, let clash = sharedApp(files) {
+      return usageError("-j \(jobs) with --socket needs scenarios whose apps are disjoint: \(clash)")
+    }
+    let work = files.map {
+      ScenarioJob(file: $0, socket: socket, recording: options.html != nil, timeout: options.timeout)
+    }
+    let console = Console(total: work.count, live: isatty(1) == 1)
+    let records = ScenarioPool(jobs: jobs).run(work, progress: console.progress) { _, record in
+      console.block(record.output)
+    }
+    console.finish()
+    let failed = records.filter { !$0.passed }.count
+    print("\(records.count - failed) passed, \(failed) failed")
+    var status: Int32 = failed == 0 ? 0 : 1
+    if let junit = options.junit {
+      status = write(junit, "--junit") { try JUnitReport.write(records, shard: options.shard, to: junit) } ?? status
+    }
+    if let html = options.html {
+      status = write(html, "--html") { try HTMLReport(records: records).write(to: html) } ?? status
+    }
+    return status
   }
 
-  static func main(_ arguments: [String], socket: String?) -> Int32 {
-    var files: [String] = []
-    var junit: String?
-    var args = arguments[...]
-    while let a = args.popFirst() {
-      switch a {
-      case "-h", "--help":
-        print(usage)
-        return 0
-      case "--junit":
-        guard let f = args.popFirst() else { return usageError("--junit needs a file") }
-        junit = f
-      default:
-        if a.hasPrefix("-") { return usageError("unknown option '\(a)'") }
-        files.append(a)
-      }
+  /// Runs `body`; on failure says why on stderr and returns 1.
+  private static func write(_ path: String, _ option: String, _ body: () throws -> Void) -> Int32? {
+    do {
+      try body()
+      return nil
+    } catch {
+      FileHandle.standardError.write(Data("unctl run: cannot write \(option) \(path): \(error.localizedDescription)\n".utf8))
+      return 1
     }
-    guard !files.isEmpty else { return usageError("no scenario files") }
-    var outcomes: [Outcome] = []
+  }
+
+  /// With one daemon for all, scenarios may run together only if no app is in two of
+  /// them (each resets its apps); nil when disjoint, else which app and where.
+  static func sharedApp(_ files: [String]) -> String? {
+    var owner: [String: String] = [:]
     for file in files {
-      let started = Date()
-      var outcome = Outcome(file: file, name: file, failures: [], seconds: 0)
-      do {
-        let scenario = try load(file)
-        outcome.name = scenario.name
-        print("scenario \(file): \(scenario.name)")
-        outcome.failures = try run(scenario, socket: socket)
-      } catch {
-        print("  FAIL  \(error)")
-        outcome.failures = ["\(error)"]
-      }
-      outcome.seconds = Date().timeIntervalSince(started)
-      outcomes.append(outcome)
-    }
-    let failed = outcomes.filter { !$0.failures.isEmpty }.count
-    print("\(outcomes.count - failed) passed, \(failed) failed")
-    if let junit {
-      do {
-        try writeJUnit(outcomes, to: junit)
-      } catch {
-        FileHandle.standardError.write(Data("unctl run: cannot write --junit \(junit): \(error.localizedDescription)\n".utf8))
-        return 1
+      guard let scenario = try? load(file) else { continue }
+      var apps = Set(scenario.apps.compactMap(\.appId))
+      for step in scenario.steps { if let id = step["params"]?["app"]?.stringValue { apps.insert(id) } }
+      for app in apps.sorted() {
+        if let other = owner[app] { return "app \(app) is in both \(other) and \(file)" }
+        owner[app] = file
       }
     }
-    return failed == 0 ? 0 : 1
+    return nil
   }
 
   static func usageError(_ message: String) -> Int32 {
@@ -84,34 +121,5 @@ enum RunCommand {
       throw ScenarioError("\(file) is not valid JSON: \(error)")
     }
     return try Scenario(value, file: file)
-  }
-
-  static func run(_ scenario: Scenario, socket: String?) throws -> [String] {
-    let daemon = socket == nil ? try Daemon(clock: scenario.clock) : nil
-    defer { daemon?.stop() }
-    let runner = ScenarioRunner(scenario) { print($0) }
-    try runner.connect(socket: socket ?? daemon!.socketPath)
-    return runner.run()
-  }
-
-  static func writeJUnit(_ outcomes: [Outcome], to path: String) throws {
-    func esc(_ s: String) -> String {
-      s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-        .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
-    }
-    let failed = outcomes.filter { !$0.failures.isEmpty }.count
-    var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-    xml += "<testsuite name=\"unctl run\" tests=\"\(outcomes.count)\" failures=\"\(failed)\">\n"
-    for o in outcomes {
-      xml += "  <testcase classname=\"\(esc(o.file))\" name=\"\(esc(o.name))\" time=\"\(String(format: "%.3f", o.seconds))\""
-      if o.failures.isEmpty {
-        xml += "/>\n"
-      } else {
-        xml += ">\n    <failure message=\"\(esc(o.failures[0].split(separator: "\n").first.map(String.init) ?? ""))\">"
-        xml += esc(o.failures.joined(separator: "\n")) + "</failure>\n  </testcase>\n"
-      }
-    }
-    xml += "</testsuite>\n"
-    try Data(xml.utf8).write(to: URL(fileURLWithPath: path))
   }
 }
