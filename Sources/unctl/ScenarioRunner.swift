@@ -70,14 +70,21 @@ final class ScenarioRunner {
     participants["user"] = user
     order = ["user"]
     try expectOK(user.connection.call("hello", .object(["role": .string("user")])), "hello as user")
+    // Every app is wiped once, before any alias says hello: several aliases of one app (the
+    // app, its extensions, an observer) must not wipe what an earlier hello set, such as
+    // the app's `foreground: false`.
+    var wiped = Set<String>()
     for app in scenario.apps {
-      if let appId = app.appId {
+      guard let appId = app.appId else { continue }
+      if wiped.insert(appId).inserted {
         try expectOK(user.connection.call("reset", .object(["app": .string(appId)])), "reset \(appId)")
-        if let status = app.authorization {
-          let params = JSONValue.object(["app": .string(appId), "status": .string(status)])
-          try expectOK(user.connection.call("setAuthorization", params), "authorization of \(app.alias)")
-        }
       }
+      if let status = app.authorization {
+        let params = JSONValue.object(["app": .string(appId), "status": .string(status)])
+        try expectOK(user.connection.call("setAuthorization", params), "authorization of \(app.alias)")
+      }
+    }
+    for app in scenario.apps {
       var hello = app.hello.objectValue ?? []
       if let appId = app.appId, !hello.contains(where: { $0.name == "appId" }) {
         hello.append(JSONMember("appId", .string(appId)))
