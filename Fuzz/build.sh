@@ -56,8 +56,9 @@ for h in "${HARNESSES[@]}"; do
     requests)
       need_libs
       # The harness joins the UNServer module so it can use its internal Dispatcher.
-      run "$SWIFTC" "${FLAGS[@]}" -module-name UNServer -I "$LIB" -I Sources/CSQLite \
-        $(unserver_sources) "Fuzz/$h/main.swift" \
+      # ReloadCheck.swift (the reload-equals-live check) is shared with the unit tests.
+      run "$SWIFTC" "${FLAGS[@]}" -D FUZZ_HARNESS -module-name UNServer -I "$LIB" -I Sources/CSQLite \
+        $(unserver_sources) Tests/UNServerTests/ReloadCheck.swift "Fuzz/$h/main.swift" \
         -L "$LIB" -lJSONRPC -lUNModel -lUNStore -lsqlite3 -o "$OUT/$h" ;;
     *) echo "unknown harness: $h" >&2; exit 2 ;;
   esac

@@ -11,9 +11,15 @@
 // - a message the scheduleLocal fast path decodes is decoded identically by the
 //   general path (RPCDecoder, then the method's own param reading);
 // - an answer and every callback of the effects encode to JSON that parses back and has
-//   no raw newline byte.
+//   no raw newline byte;
+// - reload equals live: every change is committed to a store after each message, and a
+//   center loaded from it lists what the live one lists (`StateListing`, shared with
+//   Tests/UNServerTests/ReloadEqualsLiveTests through Tests/UNServerTests/ReloadCheck.swift).
+//   A line `@N !close` closes connection N (its responses queue, its extension work is
+//   released).
 import JSONRPC
 import UNModel
+import UNStore
 
 private let t0 = Instant(milliseconds: 1_767_254_400_000)  // 2026-01-01T08:00:00Z
 
@@ -70,6 +76,9 @@ private func check(_ answer: Dispatcher.Answer?, for entry: Incoming.Entry) {
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   let center = Center(clock: ManualClock(t0))
+  center.changes.isEnabled = true
+  let store = MemoryStore()
+  let persistence = Persistence(store: store)
   let metrics = Metrics()
   var configuration = ServerConfiguration()
   configuration.daemonUID = 1000
@@ -85,6 +94,13 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     if message.count >= 3, message.first == UInt8(ascii: "@"), message[message.startIndex + 2] == 0x20 {
       client = clients[Int(message[message.startIndex + 1] & 3)]
       message = message.dropFirst(3)
+    }
+    if message.elementsEqual("!close".utf8) {
+      center.detach(client.id)
+      client.hello = nil
+      _ = center.takeEffects()
+      commitAndCompare(center, persistence, store)
+      continue
     }
     let incoming = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(input)[message.startIndex..<message.endIndex])
     // The scheduleLocal fast path accepts only what the general path decodes the same way
@@ -119,6 +135,16 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         checkEncoded(ModelEncoding.event(event).encoded(), "event")
       }
     }
+    commitAndCompare(center, persistence, store)
   }
   return 0
+}
+
+private func commitAndCompare(_ center: Center, _ persistence: Persistence, _ store: MemoryStore) {
+  do {
+    try persistence.commit(center)
+  } catch {
+    fail("commit failed: \(error)")
+  }
+  if let mismatch = ReloadCheck.mismatch(center, store) { fail("reload differs from live:\n\(mismatch)") }
 }

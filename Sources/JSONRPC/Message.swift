@@ -30,14 +30,6 @@ public struct Request: Sendable, Hashable {
   public var isNotification: Bool { id == nil }
 }
 
-/// The wire envelope, as in sourcekit-lsp: one closed set of message kinds.
-public enum Message: Sendable, Hashable {
-  case request(Request)
-  case notification(method: String, params: JSONValue?)
-  case response(id: RequestID, result: JSONValue)
-  case errorResponse(id: RequestID, error: RPCError)
-}
-
 /// What one decoded JSON text holds: a single entry or a batch of entries.  An entry
 /// that is not a valid request becomes an error to send back (with the id when one
 /// could be read).

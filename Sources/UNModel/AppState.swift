@@ -6,45 +6,144 @@ public enum AuthorizationStatus: String, Sendable, CaseIterable {
 /// Everything one app owns (SPEC §5): categories, pending and delivered notifications,
 /// badge, authorization, foreground state and the responses waiting for a connection.
 ///
+/// Durable by construction: every durable field records its change in the center's
+/// `ChangeJournal` when it is set (an observer), and the keyed collections — pending and
+/// delivered, whose rows are written one request at a time — can be changed only
+/// through the accessors below, which record the identifier they touched.
+///
 /// A class: the center looks an app up several times per call, and a struct this size
 /// would be copied (every reference retained and released) at each lookup.  Like the
 /// center, it belongs to the loop thread and is not `Sendable`.
 public final class AppState {
   public let appId: String
+  /// Where changes are recorded: the center's journal, or nil for a detached default.
+  var journal: ChangeJournal?
   public var categories: [Category] = [] {
-    didSet { categoryWarning = nil }
+    didSet {
+      categoryWarning = nil
+      journal?.categories(appId)
+    }
   }
   /// The last category a request named and the warnings it gets: requests of an app
   /// mostly name the same category, and the warning text is built once for them.
   var categoryWarning: (identifier: String, warnings: [String])?
   /// `Localizable.strings` as the app registered it: key → format, for the `loc-key`s of
   /// its remote notifications.
-  public var localizedStrings: [String: String] = [:]
-  public var pending = PendingSchedule()
-  public var delivered = DeliveredList()
-  public var badge = 0
-  public var authorization: AuthorizationStatus
+  public var localizedStrings: [String: String] = [:] {
+    didSet { journal?.strings(appId) }
+  }
+  public private(set) var pending = PendingSchedule()
+  public private(set) var delivered = DeliveredList()
+  public var badge = 0 {
+    didSet { journal?.app(appId) }
+  }
+  public var authorization: AuthorizationStatus {
+    didSet { journal?.app(appId) }
+  }
   /// The app's own wish to be in the foreground; it is in the foreground only while an
   /// `app` connection is also bound to it.
-  public var wantsForeground = true
+  public var wantsForeground = true {
+    didSet { journal?.app(appId) }
+  }
   /// The options the user granted (`requestAuthorization`); all of alert, sound and
   /// badge for apps authorized implicitly.
-  public var grantedOptions: [AuthorizationOption] = [.alert, .sound, .badge]
+  public var grantedOptions: [AuthorizationOption] = [.alert, .sound, .badge] {
+    didSet { journal?.app(appId) }
+  }
   /// The simulated user's answer to the next authorization prompt (grant when nil).
-  public var nextAnswer: Bool?
+  public var nextAnswer: Bool? {
+    didSet { journal?.app(appId) }
+  }
   /// The uid that first bound the app (SPEC §9); others are refused access.
-  public var owner: UInt32?
+  public var owner: UInt32? {
+    didSet { journal?.app(appId) }
+  }
   /// The notification the user is looking at expanded (long press), if any.
-  public var expanded: String?
+  public var expanded: String? {
+    didSet { journal?.app(appId) }
+  }
   /// Responses made while no `app` connection existed, oldest first.
-  public var queuedResponses: [(NotificationResponse, Instant?)] = []
+  public var queuedResponses: [(NotificationResponse, Instant?)] = [] {
+    didSet { journal?.queued(appId) }
+  }
 
-  public init(appId: String, authorization: AuthorizationStatus) {
+  public init(appId: String, authorization: AuthorizationStatus, journal: ChangeJournal? = nil) {
     self.appId = appId
     self.authorization = authorization
+    self.journal = journal
   }
 
   public func category(_ identifier: String) -> Category? {
     categories.first { $0.identifier == identifier }
+  }
+}
+
+// MARK: - Pending requests: the only ways to change them, each recorded.
+
+extension AppState {
+  /// Inserts or replaces a request (identifier hashing to `hash`); returns the addition
+  /// sequence of the one it replaced.
+  @discardableResult
+  func upsertPending(
+    _ request: NotificationRequest, anchor: Instant, nextDate: Instant, addedSequence: UInt64, hash: Int
+  ) -> UInt64? {
+    let replaced = pending.upsert(
+      request, anchor: anchor, nextDate: nextDate, addedSequence: addedSequence, hash: hash)
+    journal?.pending(appId, request.identifier, removed: replaced)
+    return replaced
+  }
+
+  /// A stored request, as a store hands it back at start-up.
+  public func restorePending(_ entry: PendingRequest) {
+    let replaced = pending.upsert(
+      entry.request, anchor: entry.anchor, nextDate: entry.nextDate, addedSequence: entry.addedSequence,
+      hash: PendingSchedule.hash(entry.identifier))
+    journal?.pending(appId, entry.identifier, removed: replaced)
+  }
+
+  /// Moves a repeating request to its next date.
+  func reschedulePending(_ identifier: String, to date: Instant) {
+    if pending.reschedule(identifier, to: date) { journal?.pending(appId, identifier, removed: nil) }
+  }
+
+  /// Removes a request; returns its addition sequence (nil when there was none).
+  @discardableResult
+  func takePending(_ identifier: String) -> UInt64? {
+    let removed = pending.take(identifier)
+    if let removed { journal?.pending(appId, identifier, removed: removed) }
+    return removed
+  }
+}
+
+// MARK: - Delivered notifications: the only ways to change them, each recorded.
+
+extension AppState {
+  /// Keeps `notification` under `identifier`, or removes what is there (nil).
+  public func setDelivered(_ identifier: String, _ notification: DeliveredNotification?) {
+    delivered[identifier] = notification
+    journal?.delivered(appId, identifier)
+  }
+
+  /// Removes the given notifications; returns those that were there, in the given order.
+  func removeDelivered(_ identifiers: [String]) -> [String] {
+    let gone = identifiers.filter { delivered.removeValue(forKey: $0) != nil }
+    for id in gone { journal?.delivered(appId, id) }
+    return gone
+  }
+
+  /// Removes the oldest notifications until at most `limit` remain; returns them, oldest
+  /// first.
+  func trimDelivered(to limit: Int) -> [String] {
+    let gone = delivered.trim(to: limit)
+    for id in gone { journal?.delivered(appId, id) }
+    return gone
+  }
+
+  /// Removes every notification; returns their identifiers, sorted.
+  func removeAllDelivered() -> [String] {
+    let gone = delivered.keys.sorted()
+    delivered.removeAll()
+    for id in gone { journal?.delivered(appId, id) }
+    return gone
   }
 }

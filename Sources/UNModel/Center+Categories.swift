@@ -6,7 +6,6 @@ extension Center {
     }
     try Category.validate(categories, maxActions: configuration.maxActionsPerCategory)
     withApp(appId) { $0.categories = categories }
-    changes.categories(appId)
     return categories.count
   }
 

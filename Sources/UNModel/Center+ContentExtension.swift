@@ -64,7 +64,6 @@ extension Center {
   func sendToContentExtension(_ prepared: PreparedResponse, app appId: String, session: SessionID) {
     let id = prepared.response.responseId
     pendingExtensionResponses[id] = PendingExtensionResponse(app: appId, prepared: prepared, session: session)
-    changes.global()
     agenda.add(
       .extensionResponseTimeout(responseId: id), at: clock.now.adding(milliseconds: configuration.extensionMilliseconds))
     effects.append(.callback(session, .didReceiveResponse(responseId: id, response: prepared.response)))
@@ -78,7 +77,6 @@ extension Center {
       throw .notFound(kind: "extension response", identifier: responseId)
     }
     pendingExtensionResponses[responseId] = nil
-    changes.global()
     agenda.remove(.extensionResponseTimeout(responseId: responseId))
     emit(
       .extensionResponse, app: pending.app,
@@ -111,7 +109,6 @@ extension Center {
   /// No answer within 30 s: the action is forwarded to the app.
   func extensionResponseTimedOut(_ responseId: String) {
     guard let pending = pendingExtensionResponses.removeValue(forKey: responseId) else { return }
-    changes.global()
     emit(
       .extensionResponse, app: pending.app,
       [("responseId", .string(responseId)), ("option", .string("dismissAndForwardAction")), ("timedOut", .bool(true))])

@@ -51,10 +51,9 @@ extension Center {
         if let trigger = entry.request.trigger, trigger.repeats,
           let nextDate = trigger.nextDate(anchor: entry.anchor, after: late ? limit : entry.nextDate)
         {
-          app.pending.reschedule(entry.identifier, to: nextDate)
-          changes.pending(appId, entry.identifier)
+          app.reschedulePending(entry.identifier, to: nextDate)
         } else {
-          changes.pending(appId, entry.identifier, removed: app.pending.take(entry.identifier))
+          app.takePending(entry.identifier)
         }
       }
       if late {
@@ -92,12 +91,11 @@ extension Center {
     return (target, fired.map(\.identifier))
   }
 
-  /// The one way the center moves its manual clock: the time is durable state (a restart
-  /// resumes from the acknowledged time), so the move is recorded with it, whether or not
-  /// anything fires.
+  /// The one way the center moves its manual clock.  The time is durable state (a restart
+  /// resumes from the acknowledged time): `takeChanges` sees that it moved, whether or not
+  /// anything fired.
   func moveManualClock(to date: Instant) {
     clock.set(date)
-    changes.global()
   }
 
   /// Rules 4 and 5: the notification is presented to a foreground app's connections and
@@ -115,8 +113,6 @@ extension Center {
     let request = gatedForCriticalAlerts(request, app: existing)
     if !request.content.hasAlertText { return deliverWithoutAlert(app: appId, request) }
     deliverySequence += 1
-    changes.global()
-    changes.delivered(appId, request.identifier)
     let category = existing?.category(request.content.categoryIdentifier)
     let notification = DeliveredNotification(
       date: date, request: request, category: category, sequence: deliverySequence, late: late)
@@ -153,11 +149,7 @@ extension Center {
     withApp(appId) { app in
       if let badge = request.content.badge { app.badge = badge }
       if app.expanded == request.identifier { app.expanded = nil }
-      if keep {
-        app.delivered[request.identifier] = notification
-      } else {
-        app.delivered[request.identifier] = nil
-      }
+      app.setDelivered(request.identifier, keep ? notification : nil)
     }
     if keep { trimDelivered(app: appId) }
     return true
@@ -167,13 +159,12 @@ extension Center {
   /// Notification Center drops its oldest entries, each recorded as removed.
   func trimDelivered(app appId: String) {
     let dropped = withApp(appId) { app in
-      let dropped = app.delivered.trim(to: configuration.maxDeliveredPerApp)
+      let dropped = app.trimDelivered(to: configuration.maxDeliveredPerApp)
       if let expanded = app.expanded, dropped.contains(expanded) { app.expanded = nil }
       return dropped
     }
     guard !dropped.isEmpty else { return }
     deliveredDropped += dropped.count
-    for id in dropped { changes.delivered(appId, id) }
     emit(
       .removed, app: appId,
       [("list", .string("delivered")), ("identifiers", .strings(dropped)), ("reason", .string("maxDelivered"))])
@@ -202,17 +193,13 @@ extension Center {
     guard apps[appId] != nil else { return 0 }
     let removed: [String] = withApp(appId) { app in
       guard let identifiers else {
-        defer {
-          app.delivered.removeAll()
-          app.expanded = nil
-        }
-        return app.delivered.keys.sorted()
+        defer { app.expanded = nil }
+        return app.removeAllDelivered()
       }
-      let gone = identifiers.filter { app.delivered.removeValue(forKey: $0) != nil }
+      let gone = app.removeDelivered(identifiers)
       if let expanded = app.expanded, gone.contains(expanded) { app.expanded = nil }
       return gone
     }
-    for id in removed { changes.delivered(appId, id) }
     if !removed.isEmpty {
       emit(.removed, app: appId, [("list", .string("delivered")), ("identifiers", .strings(removed))])
     }

@@ -47,8 +47,7 @@ extension Center {
       return result
     }
     guard let trigger = request.trigger else {
-      let removed = touchApp(appId, existing).pending.take(request.identifier)
-      changes.pending(appId, request.identifier, removed: removed)
+      touchApp(appId, existing).takePending(request.identifier)
       result.scheduled = true
       result.replaced = isReplacement
       if isReplacement { emit(.replaced, app: appId, identifier: request.identifier) }
@@ -62,8 +61,7 @@ extension Center {
       // It replaces the pending request of the same identifier, as any new request does,
       // but is not kept itself.
       if isReplacement {
-        let removed = touchApp(appId, existing).pending.take(request.identifier)
-        changes.pending(appId, request.identifier, removed: removed)
+        touchApp(appId, existing).takePending(request.identifier)
         result.replaced = true
       }
       result.warnings.append("not scheduled: the calendar trigger can never fire (no matching date after \(now.rfc3339))")
@@ -74,11 +72,8 @@ extension Center {
       throw .limitExceeded(limit: "maxPendingPerApp", value: configuration.maxPendingPerApp)
     }
     additionSequence += 1
-    changes.global()
     let app = touchApp(appId, existing)
-    let replaced = app.pending.upsert(
-      request, anchor: now, nextDate: firstDate, addedSequence: additionSequence, hash: hash)
-    changes.pending(appId, request.identifier, removed: replaced)
+    app.upsertPending(request, anchor: now, nextDate: firstDate, addedSequence: additionSequence, hash: hash)
     let dropped =
       configuration.iosLimits ? dropLeastRecentlyAdded(app, keeping: configuration.effectivePendingLimit) : []
     // The event's date is the call's `now`, the instant the request was added.
@@ -98,7 +93,7 @@ extension Center {
     while app.pending.count > limit {
       guard let oldest = app.pending.records.min(by: { $0.addedSequence < $1.addedSequence }) else { break }
       let id = oldest.identifier
-      changes.pending(app.appId, id, removed: app.pending.take(id))
+      app.takePending(id)
       dropped.append(id)
     }
     return dropped
@@ -112,15 +107,8 @@ extension Center {
     return PendingPage(requests: entries, next: next)
   }
 
-  /// Calls `body` with the page's requests in order, without copying them; returns the
-  /// cursor of the next page, when more follow.
-  public func visitPending(
-    app appId: String, after: (Instant, String)?, limit: Int?, _ body: (PendingRequest) -> Void
-  ) -> (Instant, String)? {
-    visitPendingViews(app: appId, after: after, limit: limit) { body($0.entry) }
-  }
-
-  /// The same, with views of the requests: their text read in place, not copied.
+  /// Calls `body` with views of the page's requests in order (their text read in place,
+  /// not copied); returns the cursor of the next page, when more follow.
   public func visitPendingViews(
     app appId: String, after: (Instant, String)?, limit: Int?, _ body: (PendingView) -> Void
   ) -> (Instant, String)? {
@@ -139,8 +127,7 @@ extension Center {
     let removed: [String] = withApp(appId) { app in
       var removed: [String] = []
       for id in identifiers ?? app.pending.records.map(\.identifier).sorted() {
-        guard let sequence = app.pending.take(id) else { continue }
-        changes.pending(appId, id, removed: sequence)
+        guard app.takePending(id) != nil else { continue }
         removed.append(id)
       }
       return removed

@@ -93,8 +93,7 @@ extension Center {
         ("presentation", .strings(options.map(\.rawValue))),
       ])
     if keep { emit(.delivered, app: pending.app, identifier: identifier) }
-    changes.delivered(pending.app, identifier)
-    withApp(pending.app) { app in app.delivered[identifier] = keep ? pending.notification : nil }
+    withApp(pending.app) { app in app.setDelivered(identifier, keep ? pending.notification : nil) }
     if keep { trimDelivered(app: pending.app) }
   }
 

@@ -8,7 +8,6 @@ extension Center {
   ) {
     try push.content.validate()
     pushCounter += 1
-    changes.global()
     let id = identifier ?? "push-\(pushCounter)"
     guard !id.isEmpty else { throw .invalidParams(field: "identifier", problem: "must be a non-empty string") }
     if let event = push.liveActivityEvent {
@@ -59,7 +58,6 @@ extension Center {
     }
     if let content { try content.validate() }
     pendingModifications[requestId] = nil
-    changes.global()
     agenda.remove(.serviceWillExpire(requestId: requestId))
     agenda.remove(.serviceTimeout(requestId: requestId))
     var request = pending.request
@@ -76,7 +74,6 @@ extension Center {
   /// The service extension ran out of time: warn it, then deliver the original a second later.
   func serviceDeadlinePassed(_ requestId: String, final: Bool) {
     guard var pending = pendingModifications[requestId] else { return }
-    changes.global()
     if !final {
       pending.warned = true
       pending.deadline = clock.now.adding(milliseconds: 1000)
@@ -102,7 +99,6 @@ extension Center {
 
   /// A service extension went away: what it was modifying is delivered as it was.
   func releaseModifications(of session: SessionID) {
-    changes.global()
     for (id, pending) in pendingModifications.sorted(by: { $0.key < $1.key }) where pending.session == session {
       agenda.remove(.serviceWillExpire(requestId: id))
       agenda.remove(.serviceTimeout(requestId: id))

@@ -84,7 +84,6 @@ extension Center {
       background = !foreground
     }
     responseCounter += 1
-    changes.global()
     let response = NotificationResponse(
       responseId: "resp-\(responseCounter)", actionIdentifier: actionIdentifier, userText: userText,
       notification: notification)
@@ -95,10 +94,9 @@ extension Center {
   /// connections, or queued until one says hello.
   func complete(_ prepared: PreparedResponse, app appId: String, dismiss: Bool) -> RespondResult {
     let response = prepared.response
-    if dismiss { changes.delivered(appId, response.notification.identifier) }
     withApp(appId) { app in
       if dismiss {
-        app.delivered[response.notification.identifier] = nil
+        app.setDelivered(response.notification.identifier, nil)
         if app.expanded == response.notification.identifier { app.expanded = nil }
       }
       if prepared.foreground { app.wantsForeground = true }
@@ -108,14 +106,12 @@ extension Center {
     if prepared.background {
       let d = clock.now.adding(milliseconds: configuration.backgroundActionMilliseconds)
       openResponses[response.responseId] = (appId, d)
-      changes.global()
       agenda.add(.responseDeadline(responseId: response.responseId), at: d)
       deadline = d
     }
     let targets = connections(of: appId)
     if targets.isEmpty {
       withApp(appId) { $0.queuedResponses.append((response, deadline)) }
-      changes.queued(appId)
       return RespondResult(responseId: response.responseId, delivered: false, queued: true)
     }
     for session in targets {
@@ -131,13 +127,11 @@ extension Center {
     }
     openResponses[responseId] = nil
     agenda.remove(.responseDeadline(responseId: responseId))
-    changes.global()
   }
 
   /// A background action not completed by its deadline becomes an `expired` event.
   func expireResponse(_ responseId: String) {
     guard let open = openResponses.removeValue(forKey: responseId) else { return }
-    changes.global()
     emit(.expired, app: open.app, [("responseId", .string(responseId))])
   }
 

@@ -3,7 +3,6 @@ extension Center {
   /// replaces its categories), the `Localizable.strings` an iOS app ships.
   public func registerLocalizedStrings(app appId: String, _ strings: [String: String]) -> Int {
     withApp(appId) { $0.localizedStrings = strings }
-    changes.strings(appId)
     return strings.count
   }
 

@@ -35,7 +35,9 @@ public struct CenterConfiguration: Sendable {
 public final class Center {
   public let clock: any Clock
   public let configuration: CenterConfiguration
-  public internal(set) var apps: [String: AppState] = [:] {
+  /// Set only here (created in `touchApp`, removed in `reset`, replaced in `adopt`),
+  /// each recording the change.
+  public private(set) var apps: [String: AppState] = [:] {
     didSet { lastApp = nil }
   }
   /// The app found by the last lookup: calls come in runs for one app, and comparing its
@@ -45,31 +47,56 @@ public final class Center {
   /// Each app's `app`-role connections, in the order they said hello.
   var appSessions: [String: [SessionID]] = [:]
   var effects: [Effect] = []
-  var deliverySequence: UInt64 = 0
-  var additionSequence: UInt64 = 0
-  var responseCounter: UInt64 = 0
+  // The daemon-wide durable state: each field records its change itself.
+  var deliverySequence: UInt64 = 0 {
+    didSet { changes.global() }
+  }
+  var additionSequence: UInt64 = 0 {
+    didSet { changes.global() }
+  }
+  var responseCounter: UInt64 = 0 {
+    didSet { changes.global() }
+  }
   /// Background responses waiting for `completeResponse`, by response id.
-  public internal(set) var openResponses: [String: (app: String, deadline: Instant)] = [:]
+  public internal(set) var openResponses: [String: (app: String, deadline: Instant)] = [:] {
+    didSet { changes.global() }
+  }
   /// Deadlines of background actions and extensions.
-  public internal(set) var agenda = Agenda()
-  var pushCounter: UInt64 = 0
-  /// Delivered notifications removed because an app's list was full (`stats`).
+  public internal(set) var agenda = Agenda() {
+    didSet { changes.global() }
+  }
+  var pushCounter: UInt64 = 0 {
+    didSet { changes.global() }
+  }
+  /// Delivered notifications removed because an app's list was full (`stats`; not durable,
+  /// like the other counters).
   public internal(set) var deliveredDropped = 0
-  var modificationCounter: UInt64 = 0
+  var modificationCounter: UInt64 = 0 {
+    didSet { changes.global() }
+  }
   /// Pushes waiting for a service extension, by request id.
-  public internal(set) var pendingModifications: [String: PendingModification] = [:]
+  public internal(set) var pendingModifications: [String: PendingModification] = [:] {
+    didSet { changes.global() }
+  }
   /// Foreground notifications waiting for the app's `willPresent` answer, by presentation id.
   public internal(set) var pendingPresentations: [String: PendingPresentation] = [:]
   var presentationCounter: UInt64 = 0
   /// Responses waiting for a content extension, by response id.
-  public internal(set) var pendingExtensionResponses: [String: PendingExtensionResponse] = [:]
+  public internal(set) var pendingExtensionResponses: [String: PendingExtensionResponse] = [:] {
+    didSet { changes.global() }
+  }
   public var deviceLocked = false {
     didSet { changes.global() }
   }
   /// Recent events per app, for `waitFor`.
   public internal(set) var history: EventHistory
-  /// What changed since the last commit (enabled with a durable store).
-  public var changes = ChangeTracker()
+  /// What changed since the last commit (enabled with a durable store), shared with
+  /// every `AppState`.
+  public let changes = ChangeJournal()
+  /// The manual clock's time as last committed (`takeChanges` compares it).
+  var committedClock: Instant?
+  /// The event number the store holds as the ceiling of those handed out.
+  var reservedEventSequence: UInt64 = 0
 
   public init(clock: any Clock, configuration: CenterConfiguration = CenterConfiguration()) {
     self.clock = clock
@@ -127,16 +154,23 @@ public final class Center {
     if let existing {
       app = existing
     } else {
-      app = AppState(appId: appId, authorization: configuration.initialAuthorization)
+      app = AppState(appId: appId, authorization: configuration.initialAuthorization, journal: changes)
       apps[appId] = app
+      changes.app(appId)
     }
-    changes.app(appId)
     return app
   }
 
-  /// Read-only view of an app (a fresh default when it has never been used).
+  /// Read-only view of an app (a fresh default when it has never been used, recording
+  /// nothing).
   public func app(_ appId: String) -> AppState {
-    apps[appId] ?? AppState(appId: appId, authorization: configuration.initialAuthorization)
+    apps[appId] ?? AppState(appId: appId, authorization: configuration.initialAuthorization, journal: nil)
+  }
+
+  /// Takes over apps a store rebuilt (`restore`).
+  func adopt(_ restored: [String: AppState]) {
+    for app in restored.values { app.journal = changes }
+    apps = restored
   }
 
   /// An app is in the foreground while it wants to be and an `app` connection is bound.
@@ -157,7 +191,6 @@ public final class Center {
   public func reset(app appId: String) {
     apps[appId] = nil
     changes.reset(appId)
-    changes.global()
     for (id, open) in openResponses where open.app == appId {
       openResponses[id] = nil
       agenda.remove(.responseDeadline(responseId: id))
@@ -189,7 +222,6 @@ extension Center {
       app.wantsForeground = foreground
       let queued = app.queuedResponses
       app.queuedResponses.removeAll()
-      if !queued.isEmpty { changes.queued(appId) }
       for (response, deadline) in queued {
         effects.append(.callback(session, .receive(response, deadline: deadline)))
       }
@@ -219,7 +251,6 @@ extension Center {
     guard count >= 0 else {
       throw .invalidParams(field: "count", problem: "badgeInputInvalid: must be >= 0, got \(count)")
     }
-    changes.app(appId)
     withApp(appId) { $0.badge = count }
   }
 

@@ -12,6 +12,9 @@ public struct CenterSnapshot {
   public var pendingExtensionResponses: [String: (app: String, prepared: PreparedResponse, deadline: Instant)] = [:]
   /// The manual clock's time when it was saved.
   public var clock: Instant?
+  /// The ceiling of the event numbers handed out (`Center.takeChanges`); numbering
+  /// resumes above it.
+  public var eventSequence: UInt64 = 0
 
   public init() {}
 }
@@ -33,13 +36,14 @@ extension Center {
       s.pendingExtensionResponses[id] = (pending.app, pending.prepared, deadline)
     }
     s.clock = clock.isManual ? clock.now : nil
+    s.eventSequence = reservedEventSequence
     return s
   }
 
   /// Replaces the center's state with a stored one and rebuilds the agenda from it.
   /// Connections are not part of it: apps start in the background until they say hello.
   public func restore(_ s: CenterSnapshot) {
-    apps = s.apps
+    adopt(s.apps)
     deliverySequence = s.deliverySequence
     additionSequence = s.additionSequence
     responseCounter = s.responseCounter
@@ -59,10 +63,12 @@ extension Center {
       pendingExtensionResponses[id] = PendingExtensionResponse(app: p.app, prepared: p.prepared, session: -1)
       agenda.add(.extensionResponseTimeout(responseId: id), at: p.deadline)
     }
-    let wasEnabled = changes.isEnabled
     deviceLocked = s.deviceLocked
     if let now = s.clock, clock.isManual { clock.set(now) }
-    changes = ChangeTracker()
-    changes.isEnabled = wasEnabled
+    committedClock = clock.isManual ? clock.now : nil
+    history.resume(after: s.eventSequence)
+    reservedEventSequence = s.eventSequence
+    // What was just loaded is what the store holds.
+    changes.clear()
   }
 }

@@ -160,6 +160,9 @@ public struct EventHistory: Sendable {
     return chosen.flatMap { $0.ordered.filter { $0.sequence > since } }.sorted { $0.sequence < $1.sequence }
   }
 
+  /// Numbers the next event above `sequence` (a restart resuming a stored numbering).
+  public mutating func resume(after sequence: UInt64) { lastSequence = max(lastSequence, sequence) }
+
   public mutating func forget(app: String) {
     guard let s = slots.removeValue(forKey: app) else { return }
     rings[s] = Ring()

@@ -34,14 +34,12 @@ final class Dispatcher {
       return .error(id, error)
     case .request(let request):
       metrics.requests += 1
-      let deferral = Deferral()
-      let outcome = run(request, from: client, deferral: deferral)
+      let outcome = run(request, from: client)
       guard let id = request.id else { return nil }
       switch outcome {
-      case .success(let value):
-        if let wait = deferral.wait { return .deferred(id, wait) }
-        if let bytes = deferral.encodedResult { return .encoded(id, bytes) }
-        return .result(id, value)
+      case .success(.value(let value)): return .result(id, value)
+      case .success(.bytes(let bytes)): return .encoded(id, bytes)
+      case .success(.wait(let wait)): return .deferred(id, wait)
       case .failure(let error): return .error(id, error)
       }
     }
@@ -51,8 +49,7 @@ final class Dispatcher {
   func handle(_ fast: ScheduleLocalFastPath, from client: ClientState) -> Answer? {
     metrics.requests += 1
     let call = Call(
-      params: nil, client: client, center: center, configuration: configuration, metrics: metrics,
-      deferral: Deferral(), dates: dates)
+      params: nil, client: client, center: center, configuration: configuration, metrics: metrics, dates: dates)
     let outcome = Result { () throws(RPCError) -> [UInt8] in
       try ScheduleLocal.run(call, app: try call.app(named: fast.app), fast.request)
     }
@@ -63,7 +60,7 @@ final class Dispatcher {
     }
   }
 
-  private func run(_ request: Request, from client: ClientState, deferral: Deferral) -> Result<JSONValue, RPCError> {
+  private func run(_ request: Request, from client: ClientState) -> Result<Reply, RPCError> {
     guard let method = MethodTable.byName[request.method] else {
       return .failure(.methodNotFound(request.method))
     }
@@ -72,7 +69,7 @@ final class Dispatcher {
     }
     let call = Call(
       params: request.params, client: client, center: center, configuration: configuration, metrics: metrics,
-      deferral: deferral, dates: dates)
+      dates: dates)
     do {
       return .success(try method.handle(call))
     } catch {

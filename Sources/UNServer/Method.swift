@@ -1,11 +1,12 @@
 import JSONRPC
 import UNModel
 
-/// One JSON-RPC method: a name and a handler.  Each lives in its own file under
-/// `Methods/` and is listed once in `MethodTable.all`.
+/// One JSON-RPC method: a name and a handler that returns what to answer.  Each is a
+/// small type under `Methods/` (a file, or `Name+Part.swift` files for the larger ones)
+/// and is listed once in `MethodTable.all`.
 protocol Method: Sendable {
   static var name: String { get }
-  static func handle(_ call: Call) throws(RPCError) -> JSONValue
+  static func handle(_ call: Call) throws(RPCError) -> Reply
 }
 
 /// A connection's state as the methods see it: its number, what its `hello` said, and
@@ -41,7 +42,6 @@ struct Call {
   let center: Center
   let configuration: ServerConfiguration
   let metrics: Metrics
-  let deferral: Deferral
   /// Shared date text of the answers (`WireBytes.date(_:_:cache:)`).
   let dates: DateTextCache
 
@@ -84,13 +84,6 @@ struct Call {
   }
 
   private func owner(_ app: String) -> UInt32? { center.apps[app]?.owner }
-
-  /// Hands the dispatcher a result already written as JSON bytes; the returned value is
-  /// then ignored.
-  func answer(encoded bytes: [UInt8]) -> JSONValue {
-    deferral.encodedResult = bytes
-    return .null
-  }
 
   /// Runs a center operation, mapping its domain errors in the one place that does.
   func model<T>(_ body: () throws(UNError) -> T) throws(RPCError) -> T {

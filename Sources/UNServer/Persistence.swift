@@ -53,12 +53,12 @@ final class Persistence {
           snapshot.apps[row.app] = a
         case Table.pending:
           let a = app(row.app)
-          a.pending.upsert(try StateCodec.decodePending(value))
+          a.restorePending(try StateCodec.decodePending(value))
           snapshot.apps[row.app] = a
         case Table.delivered:
           let a = app(row.app)
           let n = try StateCodec.decodeDelivered(value)
-          a.delivered[n.identifier] = n
+          a.setDelivered(n.identifier, n)
           snapshot.apps[row.app] = a
         case Table.queued:
           let a = app(row.app)

@@ -122,5 +122,7 @@ extension StateCodec {
       s.pendingExtensionResponses[id] = (app, prepared, try instant(e["deadline"], "deadline"))
     }
     if v["clock"] != nil { s.clock = try instant(v["clock"], "clock") }
+    // Absent in rows written before event numbers were kept.
+    if v["eventSequence"] != nil { s.eventSequence = try uint(v["eventSequence"], "eventSequence") }
   }
 }

@@ -81,6 +81,7 @@ enum StateCodec {
           })),
     ]
     if let clock = s.clock { m.append(JSONMember("clock", ms(clock))) }
+    if s.eventSequence > 0 { m.append(JSONMember("eventSequence", .int(Int(s.eventSequence)))) }
     return .object(m)
   }
 }

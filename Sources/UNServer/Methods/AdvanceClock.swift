@@ -5,7 +5,7 @@ import UNModel
 enum AdvanceClock: Method {
   static let name = "advanceClock"
 
-  static func handle(_ call: Call) throws(RPCError) -> JSONValue {
+  static func handle(_ call: Call) throws(RPCError) -> Reply {
     let p = try call.params(allowed: ["seconds"])
     let seconds = try p.requiredDouble("seconds")
     let (now, fired) = try call.model { () throws(UNError) in try call.center.advanceClock(seconds: seconds) }

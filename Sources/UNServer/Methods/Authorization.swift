@@ -5,7 +5,7 @@ import UNModel
 enum RequestAuthorization: Method {
   static let name = "requestAuthorization"
 
-  static func handle(_ call: Call) throws(RPCError) -> JSONValue {
+  static func handle(_ call: Call) throws(RPCError) -> Reply {
     let p = try call.params(allowed: ["app", "options"])
     let app = try call.app(p)
     let options = try p.enumArray("options", AuthorizationOption.self) ?? [.alert, .sound, .badge]
@@ -18,9 +18,9 @@ enum RequestAuthorization: Method {
 enum GetNotificationSettings: Method {
   static let name = "getNotificationSettings"
 
-  static func handle(_ call: Call) throws(RPCError) -> JSONValue {
+  static func handle(_ call: Call) throws(RPCError) -> Reply {
     let p = try call.params(allowed: ["app"])
-    return ModelEncoding.settings(call.center.settings(app: try call.app(p)))
+    return .value(ModelEncoding.settings(call.center.settings(app: try call.app(p))))
   }
 }
 
@@ -29,7 +29,7 @@ enum GetNotificationSettings: Method {
 enum SetAuthorization: Method {
   static let name = "setAuthorization"
 
-  static func handle(_ call: Call) throws(RPCError) -> JSONValue {
+  static func handle(_ call: Call) throws(RPCError) -> Reply {
     let p = try call.params(allowed: ["app", "status", "answer"])
     let app = try call.app(p)
     let status = try p.enumValue("status", AuthorizationStatus.self)
@@ -40,6 +40,6 @@ enum SetAuthorization: Method {
     case "deny": answer = false
     case let other?: throw RPCError.invalidParams(field: "answer", "'\(other)' is not one of 'grant', 'deny'")
     }
-    return ModelEncoding.settings(call.center.setAuthorization(app: app, status: status, answer: answer))
+    return .value(ModelEncoding.settings(call.center.setAuthorization(app: app, status: status, answer: answer)))
   }
 }

@@ -5,7 +5,7 @@ import UNModel
 enum RegisterCategories: Method {
   static let name = "registerCategories"
 
-  static func handle(_ call: Call) throws(RPCError) -> JSONValue {
+  static func handle(_ call: Call) throws(RPCError) -> Reply {
     let p = try call.params(allowed: ["app", "categories"])
     let app = try call.app(p)
     guard let list = try p.array("categories") else {
@@ -21,7 +21,7 @@ enum RegisterCategories: Method {
 enum GetCategories: Method {
   static let name = "getCategories"
 
-  static func handle(_ call: Call) throws(RPCError) -> JSONValue {
+  static func handle(_ call: Call) throws(RPCError) -> Reply {
     let p = try call.params(allowed: ["app"])
     let app = try call.app(p)
     return .object(["categories": .array(call.center.categories(app: app).map(ModelEncoding.category))])

@@ -5,7 +5,7 @@ import UNModel
 enum Expand: Method {
   static let name = "expand"
 
-  static func handle(_ call: Call) throws(RPCError) -> JSONValue {
+  static func handle(_ call: Call) throws(RPCError) -> Reply {
     let p = try call.params(allowed: ["app", "identifier"])
     let app = try call.app(p)
     let id = try p.requiredString("identifier")
@@ -18,7 +18,7 @@ enum Expand: Method {
 enum Collapse: Method {
   static let name = "collapse"
 
-  static func handle(_ call: Call) throws(RPCError) -> JSONValue {
+  static func handle(_ call: Call) throws(RPCError) -> Reply {
     let p = try call.params(allowed: ["app", "identifier"])
     let app = try call.app(p)
     let id = try p.requiredString("identifier")
@@ -31,7 +31,7 @@ enum Collapse: Method {
 enum Interact: Method {
   static let name = "interact"
 
-  static func handle(_ call: Call) throws(RPCError) -> JSONValue {
+  static func handle(_ call: Call) throws(RPCError) -> Reply {
     let p = try call.params(allowed: ["app", "identifier", "control", "value"])
     let app = try call.app(p)
     let id = try p.requiredString("identifier")
@@ -48,7 +48,7 @@ enum Interact: Method {
 enum CompleteExtensionResponse: Method {
   static let name = "completeExtensionResponse"
 
-  static func handle(_ call: Call) throws(RPCError) -> JSONValue {
+  static func handle(_ call: Call) throws(RPCError) -> Reply {
     let p = try call.params(allowed: ["responseId", "option"])
     let id = try p.requiredString("responseId")
     guard let option = try p.enumValue("option", ExtensionResponseOption.self) else {

@@ -4,8 +4,8 @@ import JSONRPC
 enum Discover: Method {
   static let name = "rpc.discover"
 
-  static func handle(_ call: Call) throws(RPCError) -> JSONValue {
+  static func handle(_ call: Call) throws(RPCError) -> Reply {
     _ = try call.params(allowed: [])
-    return OpenRPCDocument.value
+    return .value(OpenRPCDocument.value)
   }
 }

@@ -5,7 +5,7 @@ import UNModel
 enum Hello: Method {
   static let name = "hello"
 
-  static func handle(_ call: Call) throws(RPCError) -> JSONValue {
+  static func handle(_ call: Call) throws(RPCError) -> Reply {
     let p = try call.params(allowed: [
       "appId", "role", "foreground", "presentation", "presentationDecision", "surface", "categories", "userInteractionEnabled",
       "defaultContentHidden",

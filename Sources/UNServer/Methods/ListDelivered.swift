@@ -6,7 +6,7 @@ import UNModel
 enum ListDelivered: Method {
   static let name = "listDelivered"
 
-  static func handle(_ call: Call) throws(RPCError) -> JSONValue {
+  static func handle(_ call: Call) throws(RPCError) -> Reply {
     let p = try call.params(allowed: ["app", "limit", "after", "grouped"])
     let app = try call.app(p)
     let limit = try p.int("limit", in: 1...Int.max)

@@ -6,7 +6,7 @@ import UNModel
 enum ListPending: Method {
   static let name = "listPending"
 
-  static func handle(_ call: Call) throws(RPCError) -> JSONValue {
+  static func handle(_ call: Call) throws(RPCError) -> Reply {
     let p = try call.params(allowed: ["app", "limit", "after", "upcoming"])
     let upcoming = try p.int("upcoming", in: 1...1000)
     let app = try call.app(p)
@@ -34,7 +34,7 @@ enum ListPending: Method {
         WireBytes.string("\(date.milliseconds):\(id)", &o)
       }
       o.append(UInt8(ascii: "}"))
-      return call.answer(encoded: o)
+      return .bytes(o)
     }
     let page = call.center.listPending(app: app, after: after, limit: limit)
     let requests: [JSONValue] = page.requests.map { entry in

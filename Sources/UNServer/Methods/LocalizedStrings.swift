@@ -10,7 +10,7 @@ enum RegisterLocalizedStrings: Method {
   /// the daemon's memory without limit (the message size bounds it too).
   static let maxStrings = 10_000
 
-  static func handle(_ call: Call) throws(RPCError) -> JSONValue {
+  static func handle(_ call: Call) throws(RPCError) -> Reply {
     let p = try call.params(allowed: ["app", "strings"])
     let app = try call.app(p)
     guard let value = p.value("strings") else { throw RPCError.invalidParams(field: "strings", "required") }
@@ -37,7 +37,7 @@ enum RegisterLocalizedStrings: Method {
 enum GetLocalizedStrings: Method {
   static let name = "getLocalizedStrings"
 
-  static func handle(_ call: Call) throws(RPCError) -> JSONValue {
+  static func handle(_ call: Call) throws(RPCError) -> Reply {
     let p = try call.params(allowed: ["app"])
     let app = try call.app(p)
     return .object(["strings": StateCodec.strings(call.center.localizedStrings(app: app))])

@@ -5,7 +5,7 @@ import UNModel
 enum Watch: Method {
   static let name = "watch"
 
-  static func handle(_ call: Call) throws(RPCError) -> JSONValue {
+  static func handle(_ call: Call) throws(RPCError) -> Reply {
     let p = try call.params(allowed: ["apps"])
     let apps = try p.stringArray("apps", nonEmpty: true)
     for app in apps ?? [] { try call.authorize(app) }
@@ -22,7 +22,7 @@ enum WaitFor: Method {
   static let name = "waitFor"
   static let maxTimeoutSeconds = 3600.0
 
-  static func handle(_ call: Call) throws(RPCError) -> JSONValue {
+  static func handle(_ call: Call) throws(RPCError) -> Reply {
     let p = try call.params(allowed: ["app", "event", "timeout", "since"])
     guard let filter = p.value("event") else { throw RPCError.invalidParams(field: "event", "required") }
     guard case .object = filter else {
@@ -39,7 +39,6 @@ enum WaitFor: Method {
       let json = ModelEncoding.event(event)
       if json.matches(filter) { return .object(["event": json]) }
     }
-    call.deferral.wait = WaitRequest(filter: filter, app: app, timeoutMilliseconds: UInt64(timeout * 1000))
-    return .null
+    return .wait(WaitRequest(filter: filter, app: app, timeoutMilliseconds: UInt64(timeout * 1000)))
   }
 }

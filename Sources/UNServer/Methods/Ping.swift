@@ -4,13 +4,13 @@ import JSONRPC
 enum Ping: Method {
   static let name = "ping"
 
-  static func handle(_ call: Call) throws(RPCError) -> JSONValue {
+  static func handle(_ call: Call) throws(RPCError) -> Reply {
     _ = try call.params(allowed: [])
     var o: [UInt8] = []
     o.reserveCapacity(36)
     WireBytes.key(#"{"now":"#, &o)
     WireBytes.date(call.center.clock.now, &o, cache: call.dates)
     o.append(UInt8(ascii: "}"))
-    return call.answer(encoded: o)
+    return .bytes(o)
   }
 }

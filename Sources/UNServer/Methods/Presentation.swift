@@ -6,7 +6,7 @@ import UNModel
 enum CompletePresentation: Method {
   static let name = "completePresentation"
 
-  static func handle(_ call: Call) throws(RPCError) -> JSONValue {
+  static func handle(_ call: Call) throws(RPCError) -> Reply {
     let p = try call.params(allowed: ["app", "presentationId", "options"])
     let app = try call.app(p)
     let id = try p.requiredString("presentationId")

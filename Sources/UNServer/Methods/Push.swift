@@ -6,7 +6,7 @@ import UNModel
 enum PushRemote: Method {
   static let name = "pushRemote"
 
-  static func handle(_ call: Call) throws(RPCError) -> JSONValue {
+  static func handle(_ call: Call) throws(RPCError) -> Reply {
     let p = try call.params(allowed: ["app", "payload", "identifier"])
     let app = try call.app(p)
     guard let payload = p.value("payload") else { throw RPCError.invalidParams(field: "payload", "required") }
@@ -24,7 +24,7 @@ enum PushRemote: Method {
 enum CompleteContent: Method {
   static let name = "completeContent"
 
-  static func handle(_ call: Call) throws(RPCError) -> JSONValue {
+  static func handle(_ call: Call) throws(RPCError) -> Reply {
     let p = try call.params(allowed: ["requestId", "content"])
     let requestId = try p.requiredString("requestId")
     var content = try p.value("content").map { v throws(RPCError) in try ModelDecoding.content(v) }

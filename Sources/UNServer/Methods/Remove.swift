@@ -4,7 +4,7 @@ import JSONRPC
 enum RemovePending: Method {
   static let name = "removePending"
 
-  static func handle(_ call: Call) throws(RPCError) -> JSONValue {
+  static func handle(_ call: Call) throws(RPCError) -> Reply {
     let p = try call.params(allowed: ["app", "identifiers"])
     let app = try call.app(p)
     let ids = try p.stringArray("identifiers")
@@ -16,7 +16,7 @@ enum RemovePending: Method {
 enum RemoveDelivered: Method {
   static let name = "removeDelivered"
 
-  static func handle(_ call: Call) throws(RPCError) -> JSONValue {
+  static func handle(_ call: Call) throws(RPCError) -> Reply {
     let p = try call.params(allowed: ["app", "identifiers"])
     let app = try call.app(p)
     let ids = try p.stringArray("identifiers")

@@ -5,7 +5,7 @@ import UNModel
 enum Respond: Method {
   static let name = "respond"
 
-  static func handle(_ call: Call) throws(RPCError) -> JSONValue {
+  static func handle(_ call: Call) throws(RPCError) -> Reply {
     let p = try call.params(allowed: ["app", "identifier", "actionIdentifier", "userText", "authenticated"])
     let app = try call.app(p)
     let identifier = try p.requiredString("identifier")
@@ -27,7 +27,7 @@ enum Respond: Method {
 enum CompleteResponse: Method {
   static let name = "completeResponse"
 
-  static func handle(_ call: Call) throws(RPCError) -> JSONValue {
+  static func handle(_ call: Call) throws(RPCError) -> Reply {
     let p = try call.params(allowed: ["app", "responseId"])
     let app = try call.app(p)
     let id = try p.requiredString("responseId")

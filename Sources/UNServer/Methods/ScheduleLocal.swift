@@ -5,13 +5,13 @@ import UNModel
 enum ScheduleLocal: Method {
   static let name = "scheduleLocal"
 
-  static func handle(_ call: Call) throws(RPCError) -> JSONValue {
+  static func handle(_ call: Call) throws(RPCError) -> Reply {
     let p = try call.params(allowed: fields)
     let app = try call.app(p)
     var request = try request(from: p)
     // Attachments are copied into the data store first (the fast path never has any).
     request.content = try AttachmentStore.store(request.content, app: app, call.configuration)
-    return call.answer(encoded: try run(call, app: app, request))
+    return .bytes(try run(call, app: app, request))
   }
 
   static let fields = ["app", "identifier", "content", "trigger"]

@@ -5,7 +5,7 @@ import UNModel
 enum SetForeground: Method {
   static let name = "setForeground"
 
-  static func handle(_ call: Call) throws(RPCError) -> JSONValue {
+  static func handle(_ call: Call) throws(RPCError) -> Reply {
     let p = try call.params(allowed: ["app", "foreground"])
     let app = try call.app(p)
     guard let foreground = try p.bool("foreground") else {
@@ -20,7 +20,7 @@ enum SetForeground: Method {
 enum SetDeviceLocked: Method {
   static let name = "setDeviceLocked"
 
-  static func handle(_ call: Call) throws(RPCError) -> JSONValue {
+  static func handle(_ call: Call) throws(RPCError) -> Reply {
     let p = try call.params(allowed: ["locked"])
     guard let locked = try p.bool("locked") else { throw RPCError.invalidParams(field: "locked", "required") }
     call.center.deviceLocked = locked
@@ -32,7 +32,7 @@ enum SetDeviceLocked: Method {
 enum SetBadgeCount: Method {
   static let name = "setBadgeCount"
 
-  static func handle(_ call: Call) throws(RPCError) -> JSONValue {
+  static func handle(_ call: Call) throws(RPCError) -> Reply {
     let p = try call.params(allowed: ["app", "count"])
     let app = try call.app(p)
     guard let count = try p.int("count") else { throw RPCError.invalidParams(field: "count", "required") }
@@ -45,7 +45,7 @@ enum SetBadgeCount: Method {
 enum GetBadgeCount: Method {
   static let name = "getBadgeCount"
 
-  static func handle(_ call: Call) throws(RPCError) -> JSONValue {
+  static func handle(_ call: Call) throws(RPCError) -> Reply {
     let p = try call.params(allowed: ["app"])
     return .object(["count": .int(call.center.badgeCount(app: try call.app(p)))])
   }
@@ -55,7 +55,7 @@ enum GetBadgeCount: Method {
 enum Reset: Method {
   static let name = "reset"
 
-  static func handle(_ call: Call) throws(RPCError) -> JSONValue {
+  static func handle(_ call: Call) throws(RPCError) -> Reply {
     let p = try call.params(allowed: ["app"])
     let app = try call.app(p)
     call.center.reset(app: app)

@@ -6,7 +6,7 @@ import UNModel
 enum Stats: Method {
   static let name = "stats"
 
-  static func handle(_ call: Call) throws(RPCError) -> JSONValue {
+  static func handle(_ call: Call) throws(RPCError) -> Reply {
     _ = try call.params(allowed: [])
     let center = call.center
     var pending = 0

@@ -1,0 +1,21 @@
+import JSONRPC
+
+/// What a method answers: a value, the result already written as JSON bytes (the hot
+/// methods skip the tree), or a wait the server answers later (`waitFor`).
+enum Reply {
+  case value(JSONValue)
+  case bytes([UInt8])
+  case wait(WaitRequest)
+
+  /// `.value(.object(...))`, the common answer, spelled as the JSON it is.
+  static func object(_ pairs: KeyValuePairs<String, JSONValue>) -> Reply { .value(.object(pairs)) }
+  static func object(_ members: [JSONMember]) -> Reply { .value(.object(members)) }
+}
+
+/// A `waitFor` that could not be answered at once: the server answers it when a matching
+/// event is recorded, or with `{event: null}` when its timeout passes.
+struct WaitRequest {
+  var filter: JSONValueFilter
+  var app: String?
+  var timeoutMilliseconds: UInt64
+}
