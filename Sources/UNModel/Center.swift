@@ -118,7 +118,10 @@ public final class Center {
   }
 
   private func record(_ event: Event) {
-    effects.append(.event(history.record(event)))
+    var evicted: UInt64?
+    let numbered = history.record(event, evicted: &evicted)
+    changes.event(numbered, evicted: evicted)
+    effects.append(.event(numbered))
   }
 
   /// The effects produced since the last call, in the order they must be executed.
@@ -189,6 +192,10 @@ public final class Center {
 
   /// Wipes one app's state (`reset`); its connections stay bound.
   public func reset(app appId: String) {
+    if let app = apps[appId] {
+      changes.forget(pending: app.pending.records.lazy.map(\.addedSequence), events: [])
+    }
+    changes.forget(pending: [], events: history.events(of: appId).lazy.map(\.sequence))
     apps[appId] = nil
     changes.reset(appId)
     for (id, open) in openResponses where open.app == appId {

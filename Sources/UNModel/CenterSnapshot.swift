@@ -15,6 +15,8 @@ public struct CenterSnapshot {
   /// The ceiling of the event numbers handed out (`Center.takeChanges`); numbering
   /// resumes above it.
   public var eventSequence: UInt64 = 0
+  /// The kept event history, in any order (restored oldest first).
+  public var events: [Event] = []
 
   public init() {}
 }
@@ -66,6 +68,7 @@ extension Center {
     deviceLocked = s.deviceLocked
     if let now = s.clock, clock.isManual { clock.set(now) }
     committedClock = clock.isManual ? clock.now : nil
+    for event in s.events.sorted(by: { $0.sequence < $1.sequence }) { history.restore(event) }
     history.resume(after: s.eventSequence)
     reservedEventSequence = s.eventSequence
     // What was just loaded is what the store holds.

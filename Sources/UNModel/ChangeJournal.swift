@@ -21,10 +21,16 @@ public struct ChangeSet: Sendable {
   public internal(set) var resets = Set<String>()
   /// Daemon-wide state: counters, open responses, the agenda, extension work, the clock.
   public internal(set) var globals = false
+  /// Events recorded (numbered), oldest first: the history `waitFor {since}` and `watch`
+  /// read survives a restart.
+  public internal(set) var events: [Event] = []
+  /// The numbers of events the per-app history bound pushed out (and, at `reset`, every
+  /// event of the app): their stored rows go.
+  public internal(set) var forgottenEvents: [UInt64] = []
 
   public var isEmpty: Bool {
     apps.isEmpty && categories.isEmpty && strings.isEmpty && pending.isEmpty && removedPending.isEmpty && delivered.isEmpty
-      && queued.isEmpty && resets.isEmpty && !globals
+      && queued.isEmpty && resets.isEmpty && !globals && events.isEmpty && forgottenEvents.isEmpty
   }
 }
 
@@ -56,6 +62,19 @@ public final class ChangeJournal {
     if isEnabled { set.delivered.insert(ChangeSet.Key(app: app, identifier: id)) }
   }
   func queued(_ app: String) { if isEnabled { set.queued.insert(app) } }
+  func event(_ event: Event, evicted: UInt64?) {
+    guard isEnabled else { return }
+    set.events.append(event)
+    if let evicted { set.forgottenEvents.append(evicted) }
+  }
+  /// Stored rows to remove at `reset`, found from what the center holds for the app (its
+  /// pending requests' and events' numbers), so the store deletes by number instead of
+  /// scanning every row for the app's name.
+  func forget(pending sequences: some Sequence<UInt64>, events: some Sequence<UInt64>) {
+    guard isEnabled else { return }
+    set.removedPending.append(contentsOf: sequences)
+    set.forgottenEvents.append(contentsOf: events)
+  }
   func global() { if isEnabled { set.globals = true } }
   func reset(_ app: String) {
     guard isEnabled else { return }
@@ -66,6 +85,7 @@ public final class ChangeJournal {
     set.queued.remove(app)
     set.pending = set.pending.filter { $0.app != app }
     set.delivered = set.delivered.filter { $0.app != app }
+    set.events.removeAll { $0.app == app }
   }
 
   /// Forgets what was recorded (after a restore: the store already holds it).

@@ -117,13 +117,16 @@ public struct EventHistory: Sendable {
     var events: [Event] = []
     var start = 0
 
-    mutating func append(_ e: consuming Event, bound: Int) {
+    /// Returns the sequence of the event it pushed out (nil while the ring fills).
+    mutating func append(_ e: consuming Event, bound: Int) -> UInt64? {
       if events.count < bound {
         events.append(e)
-      } else {
-        events[start] = e
-        start = (start + 1) % bound
+        return nil
       }
+      let evicted = events[start].sequence
+      events[start] = e
+      start = (start + 1) % bound
+      return evicted
     }
 
     /// Oldest first.
@@ -132,13 +135,23 @@ public struct EventHistory: Sendable {
 
   public init(perApp: Int) { self.perApp = max(1, perApp) }
 
-  /// Numbers the event and keeps it, dropping the app's oldest beyond the bound.
-  public mutating func record(_ event: consuming Event) -> Event {
+  /// Numbers the event and keeps it, dropping the app's oldest beyond the bound;
+  /// `evicted` is the number of the one dropped (nil when none was).
+  public mutating func record(_ event: consuming Event, evicted: inout UInt64?) -> Event {
     lastSequence += 1
     event.sequence = lastSequence
-    rings[slot(for: event.app)].append(copy event, bound: perApp)
+    evicted = rings[slot(for: event.app)].append(copy event, bound: perApp)
     return event
   }
+
+  /// Keeps an event as it was numbered before a restart (oldest first, as stored).
+  public mutating func restore(_ event: Event) {
+    _ = rings[slot(for: event.app)].append(event, bound: perApp)
+    lastSequence = max(lastSequence, event.sequence)
+  }
+
+  /// Every kept event of `app`, oldest first.
+  public func events(of app: String) -> ArraySlice<Event> { slots[app].map { rings[$0].ordered } ?? [] }
 
   private mutating func slot(for app: String) -> Int {
     if let last, last.app == app { return last.slot }

@@ -15,6 +15,7 @@ final class Persistence {
     static let delivered = "delivered"
     static let queued = "queued"
     static let globals = "globals"
+    static let events = "events"
   }
 
   init(store: StateStore) { self.store = store }
@@ -66,6 +67,8 @@ final class Persistence {
           snapshot.apps[row.app] = a
         case Table.globals:
           try StateCodec.decodeGlobals(value, into: &snapshot)
+        case Table.events:
+          snapshot.events.append(try StateCodec.decodeEvent(value))
         default:
           throw StateCodec.Corrupt(description: "unknown table")
         }
@@ -119,6 +122,18 @@ final class Persistence {
     }
     if changes.globals {
       out.append(put(Table.globals, "", "", StateCodec.globals(center.snapshotGlobals())))
+    }
+    // The event history: the rows of events pushed out of it go; the new ones are added
+    // (an event pushed out in the same batch it arrived in is never written).
+    let forgotten = Set(changes.forgottenEvents)
+    for sequence in changes.forgottenEvents {
+      out.append(.deleteNumbered(table: Table.events, number: StateCodec.eventNumberBase + sequence))
+    }
+    for event in changes.events where !forgotten.contains(event.sequence) {
+      out.append(
+        .putNumbered(
+          table: Table.events, app: event.app, number: StateCodec.eventNumberBase + event.sequence,
+          value: StateCodec.eventRow(event)))
     }
     try store.commit(out)
   }

@@ -15,10 +15,10 @@ public final class SQLiteStore: StateStore {
   public static let schemaVersion: Int32 = 2
   static let createRows =
     "CREATE TABLE rows (tbl TEXT NOT NULL, app TEXT NOT NULL, key TEXT NOT NULL, value BLOB NOT NULL, PRIMARY KEY (tbl, app, key)) WITHOUT ROWID"
-  /// Numbers are unique across the table (the server numbers pending requests only), so
-  /// the number is the rowid: a new row is appended to the table's B-tree.  No index on
-  /// `app`: it would cost every insert, and only `reset` deletes by app (a scan, as for
-  /// `rows`).
+  /// Numbers are unique across the table (the server numbers pending requests and events
+  /// in ranges of their own), so the number is the rowid: a new row is appended to the
+  /// table's B-tree.  No index on `app`: it would cost every insert; `reset` deletes an
+  /// app's numbered rows by their numbers, which the server knows.
   static let createNumbered = [
     "CREATE TABLE numbered (num INTEGER PRIMARY KEY, tbl TEXT NOT NULL, app TEXT NOT NULL, value BLOB NOT NULL)"
   ]
@@ -28,7 +28,9 @@ public final class SQLiteStore: StateStore {
   private var put: OpaquePointer?
   private var delete: OpaquePointer?
   private var deleteApp: OpaquePointer?
-  private var deleteAppNumbered: OpaquePointer?
+  /// The keyed tables in use: `deleteApp` deletes table by table, each a range of the
+  /// primary key (tbl, app, key), instead of scanning every row for the app.
+  private var tables = Set<String>()
   private var putNumbered: OpaquePointer?
   private var deleteNumbered: OpaquePointer?
 
@@ -117,10 +119,26 @@ public final class SQLiteStore: StateStore {
     }
     put = try prepare("INSERT OR REPLACE INTO rows (tbl, app, key, value) VALUES (?1, ?2, ?3, ?4)")
     delete = try prepare("DELETE FROM rows WHERE tbl = ?1 AND app = ?2 AND key = ?3")
-    deleteApp = try prepare("DELETE FROM rows WHERE app = ?1")
-    deleteAppNumbered = try prepare("DELETE FROM numbered WHERE app = ?1")
+    deleteApp = try prepare("DELETE FROM rows WHERE tbl = ?1 AND app = ?2")
+    try loadTableNames()
     putNumbered = try prepare("INSERT OR REPLACE INTO numbered (tbl, num, app, value) VALUES (?1, ?2, ?3, ?4)")
     deleteNumbered = try prepare("DELETE FROM numbered WHERE num = ?2 AND tbl = ?1")
+  }
+
+  /// The distinct table names, one index seek each (`tbl > previous`), not a scan.
+  private func loadTableNames() throws(StoreError) {
+    let stmt = try prepare("SELECT tbl FROM rows WHERE tbl > ?1 ORDER BY tbl LIMIT 1")
+    defer { sqlite3_finalize(stmt) }
+    var previous = ""
+    while true {
+      sqlite3_reset(stmt)
+      bind(stmt, 1, previous)
+      let rc = sqlite3_step(stmt)
+      if rc == SQLITE_DONE { return }
+      guard rc == SQLITE_ROW else { throw fail("listing the tables") }
+      previous = text(stmt, 0)
+      tables.insert(previous)
+    }
   }
 
   private func userVersion() throws(StoreError) -> Int32 {
@@ -173,6 +191,7 @@ public final class SQLiteStore: StateStore {
     let stmt: OpaquePointer?
     switch change {
     case .put(let row):
+      if !tables.contains(row.table) { tables.insert(row.table) }
       stmt = put
       bind(stmt, 1, row.table)
       bind(stmt, 2, row.app)
@@ -184,9 +203,13 @@ public final class SQLiteStore: StateStore {
       bind(stmt, 2, app)
       bind(stmt, 3, key)
     case .deleteApp(let app):
-      try run(deleteAppNumbered) { bind($0, 1, app) }
-      stmt = deleteApp
-      bind(stmt, 1, app)
+      for table in tables.sorted() {
+        try run(deleteApp) {
+          bind($0, 1, table)
+          bind($0, 2, app)
+        }
+      }
+      return
     case .putNumbered(let table, let app, let number, let value):
       stmt = putNumbered
       bind(stmt, 1, table)
@@ -220,8 +243,8 @@ public final class SQLiteStore: StateStore {
   }
 
   public func close() {
-    for stmt in [put, delete, deleteApp, deleteAppNumbered, putNumbered, deleteNumbered] { sqlite3_finalize(stmt) }
-    (put, delete, deleteApp, deleteAppNumbered, putNumbered, deleteNumbered) = (nil, nil, nil, nil, nil, nil)
+    for stmt in [put, delete, deleteApp, putNumbered, deleteNumbered] { sqlite3_finalize(stmt) }
+    (put, delete, deleteApp, putNumbered, deleteNumbered) = (nil, nil, nil, nil, nil)
     if db != nil { sqlite3_close(db) }
     db = nil
   }

@@ -30,7 +30,9 @@ public struct StoredRow: Sendable, Hashable {
 public enum StoreChange: Sendable, Hashable {
   case put(StoredRow)
   case delete(table: String, app: String, key: String)
-  /// Every row of the app, in every table (`reset`).
+  /// Every keyed row of the app, in every table (`reset`).  Numbered rows are left to
+  /// `deleteNumbered`: the server knows their numbers, so a reset costs in proportion to
+  /// the app's own rows instead of a scan of every numbered row.
   case deleteApp(String)
   /// A row addressed by a number the server assigns once and never reuses, unique across
   /// all tables (a pending request's addition sequence), instead of a key.  Kept in number order, new rows are
@@ -54,6 +56,8 @@ public final class MemoryStore: StateStore {
   public init() {}
 
   private static func id(_ table: String, _ app: String, _ key: String) -> String { "\(table)\u{0}\(app)\u{0}\(key)" }
+  /// What the id of every numbered row contains (its app part is U+0001).
+  private static let numberedMark = "\u{0}\u{1}\u{0}"
 
   public func loadAll() throws(StoreError) -> [StoredRow] {
     rows.values.sorted { ($0.table, $0.app, $0.key) < ($1.table, $1.app, $1.key) }
@@ -64,7 +68,7 @@ public final class MemoryStore: StateStore {
       switch change {
       case .put(let row): rows[Self.id(row.table, row.app, row.key)] = row
       case .delete(let table, let app, let key): rows[Self.id(table, app, key)] = nil
-      case .deleteApp(let app): rows = rows.filter { $0.value.app != app }
+      case .deleteApp(let app): rows = rows.filter { $0.value.app != app || $0.key.contains(Self.numberedMark) }
       case .putNumbered(let table, let app, let number, let value):
         rows[Self.id(table, "\u{1}", String(number))] = StoredRow(table: table, app: app, key: String(number), value: value)
       case .deleteNumbered(let table, let number): rows[Self.id(table, "\u{1}", String(number))] = nil

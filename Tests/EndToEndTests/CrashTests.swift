@@ -125,6 +125,41 @@ final class CrashTests: EndToEndTestCase {
     assertJSON(try ok(user.call("ping"))["now"], #""2026-01-01T08:00:45.000Z""#)
   }
 
+  /// The event history is state: after a restart `waitFor {since}` still finds what
+  /// happened before it, under the same numbers, and numbering goes on above them.
+  func testEventHistorySurvivesARestart() throws {
+    let dir = try freshDirectory()
+    var d = try stateDaemon(dir)
+    var user = try userConnection(d)
+    for id in ["e1", "e2", "e3"] {
+      try ok(user.call("scheduleLocal", J(#"{"app":"a","identifier":"\#(id)","content":{"title":"T"},"trigger":{"type":"timeInterval","timeInterval":60,"repeats":false}}"#)))
+    }
+    let before = try ok(user.call("waitFor", J(#"{"event":{"type":"scheduled","identifier":"e2"},"timeout":0}"#)))["event"]
+    let e2 = try XCTUnwrap(before?["seq"]?.intValue)
+    kill9(d)
+
+    d = try stateDaemon(dir)
+    user = try userConnection(d)
+    let after = try ok(user.call("waitFor", J(#"{"event":{"type":"scheduled","identifier":"e2"},"timeout":0}"#)))["event"]
+    XCTAssertEqual(after, before, "the same event, number and all")
+    let since = try ok(user.call("waitFor", J(#"{"event":{"app":"a"},"since":\#(e2),"timeout":0}"#)))["event"]
+    XCTAssertEqual(since?["identifier"], .string("e3"), "since a number from before the restart")
+    try ok(user.call("scheduleLocal", J(#"{"app":"a","identifier":"e4","content":{"title":"T"},"trigger":null}"#)))
+    let fresh = try ok(user.call("waitFor", J(#"{"event":{"type":"delivered","identifier":"e4"},"timeout":0}"#)))["event"]
+    let e3 = try XCTUnwrap(since?["seq"]?.intValue)
+    XCTAssertGreaterThan(try XCTUnwrap(fresh?["seq"]?.intValue), e3, "numbering goes on above the stored events")
+    XCTAssertEqual(d.stop(), 0)
+
+    d = try stateDaemon(dir)
+    user = try userConnection(d)
+    try ok(user.call("reset", J(#"{"app":"a"}"#)))
+    XCTAssertEqual(d.stop(), 0)
+    d = try stateDaemon(dir)
+    user = try userConnection(d)
+    let gone = try ok(user.call("waitFor", J(#"{"event":{"app":"a","type":"scheduled"},"timeout":0}"#)))
+    XCTAssertEqual(gone["event"], .null, "a reset app's history stays gone after a restart")
+  }
+
   func testCorruptStateStopsStartUpWithAClearMessage() throws {
     let dir = try freshDirectory()
     try FileManager.default.createDirectory(atPath: dir + "/state", withIntermediateDirectories: true)

@@ -175,6 +175,12 @@ final class CenterRoundTripTests: XCTestCase {
     let user = try daemon.user(app: Self.app)
     _ = try user.ok("advanceClock", .object(["seconds": .int(1)]))
     guard case .willPresent? = await delegate.next() else { return XCTFail("no willPresent") }
+    // The banner is there once the app's willPresent answer reached the daemon (as on a
+    // phone, the user cannot tap it before): the answer travels on the app's connection,
+    // the response on the user's.
+    _ = try user.ok(
+      "waitFor",
+      .object(["event": .object(["type": .string("presented"), "identifier": .string("m2")]), "timeout": .int(10)]))
 
     let r = try user.ok("respond", .object(["identifier": .string("m2"), "actionIdentifier": .string("delete")]))
     let responseId = try XCTUnwrap(r["responseId"]?.stringValue)

@@ -29,16 +29,24 @@ final class EventHistoryTests: XCTestCase {
 
   func testRingsFollowTheirAppsAcrossForgetAndReuse() {
     var h = EventHistory(perApp: 2)
-    _ = h.record(Event(.fired, app: "a", date: start, identifier: "1"))
-    _ = h.record(Event(.fired, app: "b", date: start, identifier: "2"))
-    _ = h.record(Event(.fired, app: "a", date: start, identifier: "3"))
-    _ = h.record(Event(.fired, app: "a", date: start, identifier: "4"))
+    var evicted: [UInt64?] = []
+    func record(_ app: String, _ id: String) {
+      var pushedOut: UInt64?
+      _ = h.record(Event(.fired, app: app, date: start, identifier: id), evicted: &pushedOut)
+      evicted.append(pushedOut)
+    }
+    record("a", "1")
+    record("b", "2")
+    record("a", "3")
+    record("a", "4")
     XCTAssertEqual(h.events(app: "a", since: 0).map(\.sequence), [3, 4], "bounded to 2 per app")
+    XCTAssertEqual(evicted, [nil, nil, nil, 1], "the fourth pushed out a's first")
+    XCTAssertEqual(h.events(of: "a").map(\.sequence), [3, 4])
     h.forget(app: "a")
     // "c" takes the forgotten ring's place; "a" starts again empty.
-    _ = h.record(Event(.fired, app: "c", date: start, identifier: "5"))
-    _ = h.record(Event(.fired, app: "a", date: start, identifier: "6"))
-    _ = h.record(Event(.fired, app: "c", date: start, identifier: "7"))
+    record("c", "5")
+    record("a", "6")
+    record("c", "7")
     XCTAssertEqual(h.events(app: "a", since: 0).map(\.sequence), [6])
     XCTAssertEqual(h.events(app: "b", since: 0).map(\.sequence), [2])
     XCTAssertEqual(h.events(app: "c", since: 0).map(\.sequence), [5, 7])

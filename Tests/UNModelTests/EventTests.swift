@@ -222,15 +222,20 @@ final class EventTests: XCTestCase {
   func testEventHistoryRecordForgetAndMinimumBound() {
     var h = EventHistory(perApp: 0)
     XCTAssertEqual(h.perApp, 1)
-    let e1 = h.record(Event(.scheduled, app: "a", date: start))
-    let e2 = h.record(Event(.fired, app: "a", date: start))
-    let e3 = h.record(Event(.fired, app: "b", date: start))
+    var evicted: UInt64?
+    let e1 = h.record(Event(.scheduled, app: "a", date: start), evicted: &evicted)
+    XCTAssertNil(evicted)
+    let e2 = h.record(Event(.fired, app: "a", date: start), evicted: &evicted)
+    XCTAssertEqual(evicted, 1)
+    let e3 = h.record(Event(.fired, app: "b", date: start), evicted: &evicted)
+    XCTAssertNil(evicted)
     XCTAssertEqual([e1.sequence, e2.sequence, e3.sequence], [1, 2, 3])
     XCTAssertEqual(h.events(app: "a", since: 0).map(\.kind), [.fired])
     h.forget(app: "a")
     XCTAssertEqual(h.events(app: "a", since: 0).count, 0)
     XCTAssertEqual(h.events(app: nil, since: 0).map(\.sequence), [3])
-    XCTAssertEqual(h.record(Event(.fired, app: "a", date: start)).sequence, 4, "forget does not reuse numbers")
+    XCTAssertEqual(
+      h.record(Event(.fired, app: "a", date: start), evicted: &evicted).sequence, 4, "forget does not reuse numbers")
   }
 
   func testResetClearsTheAppsHistoryOnly() throws {

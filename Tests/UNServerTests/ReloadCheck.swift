@@ -13,7 +13,8 @@ import UNStore
 /// A daemon's state as its clients and a restart see it, as lines of text: per app its
 /// categories, strings, pending requests with their next dates, delivered notifications,
 /// badge, settings, ownership and queued responses; daemon-wide the counters, open
-/// responses, modifications, extension responses, the agenda and the manual clock.
+/// responses, modifications, extension responses, the agenda, the manual clock and the
+/// event history.
 /// Two centers that list the same lines are indistinguishable after a restart.
 enum StateListing {
   static func lines(_ center: Center) -> [String] {
@@ -37,6 +38,10 @@ enum StateListing {
         add("\(appId) queued", .array([ModelEncoding.response(response), deadline.map(ModelEncoding.date) ?? .null]))
       }
     }
+    // The event history `waitFor {since}` reads, numbers and all.
+    for event in center.history.events(app: nil, since: 0) {
+      out.append("event " + String(decoding: StateCodec.eventRow(event), as: UTF8.self))
+    }
     var g = center.snapshotGlobals()
     g.eventSequence = 0  // compared on its own: a restart resumes above it
     add("globals", StateCodec.globals(g))
@@ -49,7 +54,15 @@ enum StateListing {
 /// check that a center reloaded from that store lists the same.
 final class ReloadCheck {
   static let t0 = Instant(milliseconds: 1_767_254_400_000)  // 2026-01-01T08:00:00Z
-  let center = Center(clock: ManualClock(ReloadCheck.t0))
+  /// Small bounds, so that short programs push events out of the history and delivered
+  /// notifications out of full lists: those removals must reach the store too.
+  static var centerConfiguration: CenterConfiguration {
+    var c = CenterConfiguration()
+    c.eventHistoryPerApp = 8
+    c.maxDeliveredPerApp = 5
+    return c
+  }
+  let center = Center(clock: ManualClock(ReloadCheck.t0), configuration: ReloadCheck.centerConfiguration)
   let store = MemoryStore()
   let persistence: Persistence
   let dispatcher: Dispatcher

@@ -27,14 +27,31 @@ final class StoreTests: XCTestCase {
     try store.commit([])
     let rows = try store.loadAll()
     XCTAssertEqual(rows, [row("meta", "", "globals", "{}"), row("pending", "a", "r1", "ONE")])
-    // Numbered rows: replaced by number, deleted by number or with their app, loaded with
+    // Numbered rows: replaced by number, deleted by number only (a reset deletes the
+    // app's numbered rows by their numbers, never by scanning for its name), loaded with
     // the number as key.
     let numbered = { (app: String, n: UInt64, text: String) in
       StoreChange.putNumbered(table: "queue", app: app, number: n, value: Array(text.utf8))
     }
     try store.commit([numbered("a", 7, "seven"), numbered("a", 8, "eight"), numbered("b", 9, "nine")])
     try store.commit([numbered("a", 7, "SEVEN"), .deleteNumbered(table: "queue", number: 8), .deleteApp("b")])
+    XCTAssertEqual(
+      try store.loadAll().filter { $0.table == "queue" }, [row("queue", "a", "7", "SEVEN"), row("queue", "b", "9", "nine")])
+    try store.commit([.deleteNumbered(table: "queue", number: 9)])
     XCTAssertEqual(try store.loadAll().filter { $0.table == "queue" }, [row("queue", "a", "7", "SEVEN")])
+  }
+
+  /// `deleteApp` reaches the tables a previous run created, not only those this run wrote.
+  func testDeleteAppAfterReopeningReachesEveryTable() throws {
+    var store: SQLiteStore? = try SQLiteStore(directory: directory, durability: .normal)
+    try store!.commit([
+      .put(row("x", "b", "1", "x")), .put(row("y", "b", "2", "y")), .put(row("y", "a", "3", "kept")),
+      .put(row("z", "", "g", "global")),
+    ])
+    store!.close()
+    store = try SQLiteStore(directory: directory, durability: .normal)
+    try store!.commit([.deleteApp("b")])
+    XCTAssertEqual(try store!.loadAll(), [row("y", "a", "3", "kept"), row("z", "", "g", "global")])
   }
 
   func testMemoryStoreAppliesChangesInOrder() throws {

@@ -1,0 +1,84 @@
+import JSONRPC
+import UNModel
+
+/// The event history's stored rows: one per event, numbered by its sequence (offset, so
+/// that event numbers never meet pending requests' addition sequences in the numbered
+/// table).  Each field keeps its type tag, so an event reads back exactly as it was
+/// recorded whatever fields later versions add:
+/// `{"seq":7,"type":"scheduled","app":"a","date":ms,"fields":[["identifier","s","n1"],["nextTriggerDate","d",ms]]}`.
+extension StateCodec {
+  /// Event `n` is stored under number `eventNumberBase + n`.
+  static let eventNumberBase: UInt64 = 1 << 62
+
+  /// Written straight into bytes: with `--state`, every event of every request is one.
+  static func eventRow(_ e: Event) -> [UInt8] {
+    var o: [UInt8] = []
+    o.reserveCapacity(160)
+    JSONWriter.appendASCII(#"{"seq":"#, to: &o)
+    JSONWriter.appendRaw(String(e.sequence), to: &o)
+    JSONWriter.appendASCII(#","type":"#, to: &o)
+    JSONWriter.appendString(e.kind.rawValue, to: &o)
+    JSONWriter.appendASCII(#","app":"#, to: &o)
+    JSONWriter.appendString(e.app, to: &o)
+    JSONWriter.appendASCII(#","date":"#, to: &o)
+    JSONWriter.appendRaw(String(e.date.milliseconds), to: &o)
+    JSONWriter.appendASCII(#","fields":["#, to: &o)
+    var first = true
+    e.forEachField { name, value in
+      if !first { o.append(UInt8(ascii: ",")) }
+      first = false
+      o.append(UInt8(ascii: "["))
+      JSONWriter.appendString(name, to: &o)
+      switch value {
+      case .string(let s):
+        JSONWriter.appendASCII(#","s","#, to: &o)
+        JSONWriter.appendString(s, to: &o)
+      case .int(let i):
+        JSONWriter.appendASCII(#","i","#, to: &o)
+        JSONWriter.appendRaw(String(i), to: &o)
+      case .bool(let b):
+        JSONWriter.appendASCII(b ? #","b",true"# : #","b",false"#, to: &o)
+      case .strings(let list):
+        JSONWriter.appendASCII(#","S",["#, to: &o)
+        for (i, s) in list.enumerated() {
+          if i > 0 { o.append(UInt8(ascii: ",")) }
+          JSONWriter.appendString(s, to: &o)
+        }
+        o.append(UInt8(ascii: "]"))
+      case .date(let d):
+        JSONWriter.appendASCII(#","d","#, to: &o)
+        JSONWriter.appendRaw(String(d.milliseconds), to: &o)
+      }
+      o.append(UInt8(ascii: "]"))
+    }
+    JSONWriter.appendASCII("]}", to: &o)
+    return o
+  }
+
+  static func decodeEvent(_ v: JSONValue) throws(Corrupt) -> Event {
+    guard let seq = v["seq"]?.intValue, seq > 0,
+      let kind = v["type"]?.stringValue.flatMap(Event.Kind.init(rawValue:)),
+      let app = v["app"]?.stringValue, let date = v["date"]?.intValue, let fields = v["fields"]?.arrayValue
+    else { throw Corrupt(description: "event: expected {seq, type, app, date, fields}") }
+    var decoded: [(String, Event.Value)] = []
+    for field in fields {
+      guard let parts = field.arrayValue, parts.count == 3, let name = parts[0].stringValue,
+        let tag = parts[1].stringValue
+      else { throw Corrupt(description: "event \(seq): a field is not [name, tag, value]") }
+      let value: Event.Value?
+      switch tag {
+      case "s": value = parts[2].stringValue.map { .string($0) }
+      case "i": value = parts[2].intValue.map { .int($0) }
+      case "b": value = parts[2].boolValue.map { .bool($0) }
+      case "S": value = parts[2].arrayValue.map { list in .strings(list.compactMap(\.stringValue)) }
+      case "d": value = parts[2].intValue.map { .date(Instant(milliseconds: Int64($0))) }
+      default: value = nil
+      }
+      guard let value else { throw Corrupt(description: "event \(seq): field '\(name)' has a bad \(tag) value") }
+      decoded.append((name, value))
+    }
+    var event = Event(kind, app: app, date: Instant(milliseconds: Int64(date)), decoded)
+    event.sequence = UInt64(seq)
+    return event
+  }
+}
