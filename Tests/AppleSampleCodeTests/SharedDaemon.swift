@@ -57,13 +57,13 @@ final class AtomicPID: @unchecked Sendable {
 
 /// Runs the main run loop (where the delegate is called) until `condition` holds.
 func runMainLoop(until condition: () -> Bool, timeout: TimeInterval = 10) -> Bool {
-    let deadline = Date().addingTimeInterval(timeout)
-    while !condition() {
-      guard Date() < deadline else { return false }
-      RunLoop.main.run(until: Date().addingTimeInterval(0.01))
-    }
-    return true
+  let deadline = Date().addingTimeInterval(timeout)
+  while !condition() {
+    guard Date() < deadline else { return false }
+    RunLoop.main.run(until: Date().addingTimeInterval(0.01))
   }
+  return true
+}
 
 /// Runs the main run loop for a while (to see that nothing more happens).
 func runMainLoop(for seconds: TimeInterval) {

@@ -67,7 +67,11 @@ public final class DaemonProcess {
   /// The log once it contains every one of `texts` (or as it is after `timeout`): the
   /// daemon's log lines are written by a thread of their own, a moment after the event.
   public func log(containing texts: String..., timeout: Double = 10) -> String {
-    DaemonProcess.poll(timeout: timeout) { self.stderr } until: { log in texts.allSatisfy { log.contains($0) } }
+    DaemonProcess.poll(timeout: timeout) {
+      self.stderr
+    } until: { log in
+      texts.allSatisfy { log.contains($0) }
+    }
   }
 
   public static func poll(timeout: Double, _ read: () -> String, until done: (String) -> Bool) -> String {
@@ -118,4 +122,3 @@ public final class DaemonProcess {
     return process.terminationStatus
   }
 }
-

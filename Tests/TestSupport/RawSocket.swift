@@ -12,7 +12,9 @@ public final class RawSocket {
     guard fd >= 0 else { throw HarnessError("socket: \(String(cString: strerror(errno)))") }
     var addr = RawSocket.address(path)
     let rc = withUnsafePointer(to: &addr) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+      }
     }
     guard rc == 0 else {
       let reason = String(cString: strerror(errno))
@@ -92,7 +94,9 @@ public final class RawSocket {
     }
   }
 
-  public func readLineText(timeout: Double = 10) -> String? { readLine(timeout: timeout).map { String(decoding: $0, as: UTF8.self) } }
+  public func readLineText(timeout: Double = 10) -> String? {
+    readLine(timeout: timeout).map { String(decoding: $0, as: UTF8.self) }
+  }
 
   /// One `Content-Length` framed message: (raw header block, body), or nil on timeout.
   public func readContentLengthMessage(timeout: Double = 10) -> (header: String, body: [UInt8])? {
@@ -101,11 +105,13 @@ public final class RawSocket {
     while true {
       if let end = buffer.firstRange(of: separator) {
         let header = String(decoding: buffer[..<end.lowerBound], as: UTF8.self)
-        guard let length = header.split(separator: "\r\n").compactMap({ line -> Int? in
-          let parts = line.split(separator: ":", maxSplits: 1)
-          guard parts.count == 2, parts[0].lowercased() == "content-length" else { return nil }
-          return Int(parts[1].trimmingCharacters(in: .whitespaces))
-        }).first else { return nil }
+        guard
+          let length = header.split(separator: "\r\n").compactMap({ line -> Int? in
+            let parts = line.split(separator: ":", maxSplits: 1)
+            guard parts.count == 2, parts[0].lowercased() == "content-length" else { return nil }
+            return Int(parts[1].trimmingCharacters(in: .whitespaces))
+          }).first
+        else { return nil }
         if buffer.count - end.upperBound >= length {
           let body = Array(buffer[end.upperBound..<end.upperBound + length])
           buffer.removeSubrange(..<(end.upperBound + length))
