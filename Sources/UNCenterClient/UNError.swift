@@ -1,6 +1,7 @@
 import Foundation
 
 /// `UNErrorDomain`.
+// swift-format-ignore: AlwaysUseLowerCamelCase
 public let UNErrorDomain = "UNErrorDomain"
 
 /// Apple's `UNError`: the errors the framework itself raises, with Apple's codes.  The

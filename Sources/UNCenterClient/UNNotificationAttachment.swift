@@ -2,10 +2,14 @@ import Foundation
 import JSONRPC
 
 /// `UNNotificationAttachmentOptionsTypeHintKey`: the file's UTI when its extension does not say.
+// swift-format-ignore: AlwaysUseLowerCamelCase
 public let UNNotificationAttachmentOptionsTypeHintKey = "UNNotificationAttachmentOptionsTypeHintKey"
+// swift-format-ignore: AlwaysUseLowerCamelCase
 public let UNNotificationAttachmentOptionsThumbnailHiddenKey = "UNNotificationAttachmentOptionsThumbnailHiddenKey"
+// swift-format-ignore: AlwaysUseLowerCamelCase
 public let UNNotificationAttachmentOptionsThumbnailClippingRectKey =
   "UNNotificationAttachmentOptionsThumbnailClippingRectKey"
+// swift-format-ignore: AlwaysUseLowerCamelCase
 public let UNNotificationAttachmentOptionsThumbnailTimeKey = "UNNotificationAttachmentOptionsThumbnailTimeKey"
 
 /// `UNNotificationAttachment`: a local audio, image or video file shown with the

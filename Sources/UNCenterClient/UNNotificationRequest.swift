@@ -2,8 +2,10 @@ import Foundation
 import JSONRPC
 
 /// The action identifier of a tap on the notification itself.
+// swift-format-ignore: AlwaysUseLowerCamelCase
 public let UNNotificationDefaultActionIdentifier = "com.apple.UNNotificationDefaultActionIdentifier"
 /// The action identifier of a dismissal (sent only for categories with `.customDismissAction`).
+// swift-format-ignore: AlwaysUseLowerCamelCase
 public let UNNotificationDismissActionIdentifier = "com.apple.UNNotificationDismissActionIdentifier"
 
 /// `UNNotificationRequest`: content plus the trigger that delivers it (nil: now).  The

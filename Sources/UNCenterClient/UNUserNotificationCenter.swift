@@ -1,5 +1,6 @@
 import Foundation
 import JSONRPC
+import UNEndpoint
 import Synchronization
 
 /// `UNUserNotificationCenter`: one app's connection to `uncenterd`.

@@ -61,16 +61,6 @@ final class DesktopBus {
     rearm()
   }
 
-  var isOpen: Bool { bus != nil }
-
-  /// The connection's unique name once the bus has said hello.
-  var uniqueName: String? {
-    guard let bus else { return nil }
-    var name: UnsafePointer<CChar>?
-    guard library.fn.sd_bus_get_unique_name(bus, &name) >= 0, let name else { return nil }
-    return String(cString: name)
-  }
-
   /// Closes the poll before the bus closes its descriptor (libuv's rule for polls).
   func close() {
     guard let bus else { return }

@@ -15,8 +15,6 @@ public struct Instant: Hashable, Comparable, Sendable, CustomStringConvertible {
     return Instant(milliseconds: overflow ? (delta > 0 ? .max : .min) : sum)
   }
 
-  public static let distantPast = Instant(milliseconds: .min)
-
   public var description: String { rfc3339 }
 }
 

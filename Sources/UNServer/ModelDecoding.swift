@@ -9,11 +9,6 @@ enum ModelDecoding {
     "identifier", "actions", "intentIdentifiers", "hiddenPreviewsBodyPlaceholder", "categorySummaryFormat", "options",
   ]
   static let actionFields = ["identifier", "title", "options", "textInput"]
-  static let contentFields = [
-    "title", "subtitle", "body", "badge", "sound", "userInfo", "categoryIdentifier", "threadIdentifier",
-    "summaryArgument", "summaryArgumentCount", "targetContentIdentifier", "interruptionLevel", "relevanceScore",
-    "launchImageName", "filterCriteria", "attachments",
-  ]
   static let soundFields = ["name", "critical", "volume"]
   static let attachmentFields = ["identifier", "url", "type"]
 
@@ -49,32 +44,35 @@ enum ModelDecoding {
       options: try p.enumArray("options", ActionOption.self) ?? [], textInput: textInput)
   }
 
+  /// A content object, read field by field as `ContentShape` describes it; an absent or
+  /// null field keeps its default.
   static func content(_ value: JSONValue?, path: String = "content") throws(RPCError) -> Content {
     guard let value else { throw RPCError.invalidParams(field: path, "required") }
-    let p = try Params(value, path: path, allowed: contentFields)
+    let p = try Params(value, path: path, allowed: ContentShape.names)
     var c = Content()
-    c.title = try p.string("title") ?? ""
-    c.body = try p.string("body") ?? ""
-    if let info = p.value("userInfo") {
-      guard case .object = info else {
-        throw RPCError.invalidParams(field: p.field("userInfo"), "expected an object, got \(info.typeName)")
+    for f in ContentShape.fields {
+      let name = f.key
+      switch f.kind {
+      case .text(_, let set), .optionalText(_, let set):
+        if let v = try p.string(name) { set(&c, v) }
+      case .optionalInteger(_, let set), .integer(_, let set, _):
+        if let v = try p.int(name) { set(&c, v) }
+      case .score(_, let set):
+        if let v = try p.double(name) { set(&c, v) }
+      case .sound:
+        if let s = try sound(p) { c.sound = s }
+      case .userInfo:
+        guard let info = p.value(name) else { continue }
+        guard case .object = info else {
+          throw RPCError.invalidParams(field: p.field(name), "expected an object, got \(info.typeName)")
+        }
+        c.userInfo = JSONText(bytes: info.encoded())
+      case .interruptionLevel:
+        if let v = try p.enumValue(name, InterruptionLevel.self) { c.interruptionLevel = v }
+      case .attachments:
+        if let list = try p.array(name) { c.attachments = try attachments(list, path: p.field(name)) }
       }
-      c.userInfo = JSONText(bytes: info.encoded())
     }
-    c.categoryIdentifier = try p.string("categoryIdentifier") ?? ""
-    c.threadIdentifier = try p.string("threadIdentifier") ?? ""
-    // The less common fields are set only when given: an unset one costs no storage.
-    if let v = try p.string("subtitle") { c.subtitle = v }
-    if let v = try p.int("badge") { c.badge = v }
-    if let s = try sound(p) { c.sound = s }
-    if let v = try p.string("summaryArgument") { c.summaryArgument = v }
-    if let v = try p.int("summaryArgumentCount") { c.summaryArgumentCount = v }
-    if let v = try p.string("targetContentIdentifier") { c.targetContentIdentifier = v }
-    if let v = try p.enumValue("interruptionLevel", InterruptionLevel.self) { c.interruptionLevel = v }
-    if let v = try p.double("relevanceScore") { c.relevanceScore = v }
-    if let v = try p.string("launchImageName") { c.launchImageName = v }
-    if let v = try p.string("filterCriteria") { c.filterCriteria = v }
-    if let list = try p.array("attachments") { c.attachments = try attachments(list, path: p.field("attachments")) }
     return c
   }
 

@@ -31,28 +31,33 @@ enum ModelEncoding {
     return .object(m)
   }
 
+  /// The same members as `WireBytes.content`, as a tree, from `ContentShape`.
   static func content(_ c: Content) -> JSONValue {
-    var m: [JSONMember] = [
-      JSONMember("title", .string(c.title)), JSONMember("subtitle", .string(c.subtitle)),
-      JSONMember("body", .string(c.body)),
-    ]
-    if let b = c.badge { m.append(JSONMember("badge", .int(b))) }
-    if let s = c.sound { m.append(JSONMember("sound", sound(s))) }
-    m.append(JSONMember("userInfo", userInfo(c.userInfo)))
-    m += [
-      JSONMember("categoryIdentifier", .string(c.categoryIdentifier)),
-      JSONMember("threadIdentifier", .string(c.threadIdentifier)),
-      JSONMember("summaryArgument", .string(c.summaryArgument)),
-      JSONMember("summaryArgumentCount", .int(c.summaryArgumentCount)),
-    ]
-    if let t = c.targetContentIdentifier { m.append(JSONMember("targetContentIdentifier", .string(t))) }
-    m += [
-      JSONMember("interruptionLevel", .string(c.interruptionLevel.rawValue)),
-      JSONMember("relevanceScore", .double(c.relevanceScore)),
-      JSONMember("launchImageName", .string(c.launchImageName)),
-    ]
-    if let f = c.filterCriteria { m.append(JSONMember("filterCriteria", .string(f))) }
-    if !c.attachments.isEmpty { m.append(JSONMember("attachments", .array(c.attachments.map(attachment)))) }
+    var m: [JSONMember] = []
+    m.reserveCapacity(ContentShape.fields.count)
+    for f in ContentShape.fields {
+      let value: JSONValue
+      switch f.kind {
+      case .text(let get, _): value = .string(get(c))
+      case .optionalText(let get, _):
+        guard let v = get(c) else { continue }
+        value = .string(v)
+      case .optionalInteger(let get, _):
+        guard let v = get(c) else { continue }
+        value = .int(v)
+      case .integer(let get, _, _): value = .int(get(c))
+      case .score(let get, _): value = .double(get(c))
+      case .sound:
+        guard let s = c.sound else { continue }
+        value = sound(s)
+      case .userInfo: value = userInfo(c.userInfo)
+      case .interruptionLevel: value = .string(c.interruptionLevel.rawValue)
+      case .attachments:
+        guard !c.attachments.isEmpty else { continue }
+        value = .array(c.attachments.map(attachment))
+      }
+      m.append(JSONMember(f.key, value))
+    }
     return .object(m)
   }
 

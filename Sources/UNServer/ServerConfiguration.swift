@@ -1,7 +1,11 @@
 import Foundation
 import UNDesktop
+import UNEndpoint
 import UNModel
 import UNStore
+
+/// The socket path rule the clients use too, under its own name in every file of this module.
+typealias SocketPath = UNEndpoint.SocketPath
 
 /// Everything `uncenterd`'s command line decides.
 public struct ServerConfiguration: Sendable {

@@ -61,54 +61,58 @@ extension StateCodec {
     return o
   }
 
-  /// The content object with the fields that are not at their default values.
+  /// The content object with the fields that are not at their default values, as
+  /// `ContentShape` describes them; `ModelDecoding.content` reads an absent field as its
+  /// default.
   static func changedContent(_ c: Content, _ o: inout [UInt8]) {
     var first = true
-    func name(_ key: StaticString) {
+    func name(_ i: Int) {
       o.append(first ? UInt8(ascii: "{") : UInt8(ascii: ","))
       first = false
-      o.append(UInt8(ascii: "\""))
-      WireBytes.key(key, &o)
-      WireBytes.key("\":", &o)
+      o.append(contentsOf: ContentShape.quotedKeys[i])
     }
-    func string(_ key: StaticString, _ value: String?, default empty: String? = "") {
-      guard let value, value != empty else { return }
-      name(key)
-      WireBytes.string(value, &o)
-    }
-    string("title", c.title)
-    string("subtitle", c.subtitle)
-    string("body", c.body)
-    if let badge = c.badge {
-      name("badge")
-      JSONWriter.appendRaw(String(badge), to: &o)
-    }
-    if let sound = c.sound {
-      name("sound")
-      JSONWriter.append(ModelEncoding.sound(sound), to: &o)
-    }
-    if c.userInfo != JSONText.emptyObject {
-      name("userInfo")
-      o.append(contentsOf: c.userInfo.bytes)
-    }
-    string("categoryIdentifier", c.categoryIdentifier)
-    string("threadIdentifier", c.threadIdentifier)
-    string("summaryArgument", c.summaryArgument)
-    if c.summaryArgumentCount != 1 {
-      name("summaryArgumentCount")
-      JSONWriter.appendRaw(String(c.summaryArgumentCount), to: &o)
-    }
-    string("targetContentIdentifier", c.targetContentIdentifier, default: nil)
-    string("interruptionLevel", c.interruptionLevel.rawValue, default: InterruptionLevel.active.rawValue)
-    if c.relevanceScore != 0 {
-      name("relevanceScore")
-      JSONWriter.append(.double(c.relevanceScore), to: &o)
-    }
-    string("launchImageName", c.launchImageName)
-    string("filterCriteria", c.filterCriteria, default: nil)
-    if !c.attachments.isEmpty {
-      name("attachments")
-      JSONWriter.append(.array(c.attachments.map(ModelEncoding.attachment)), to: &o)
+    for (i, f) in ContentShape.fields.enumerated() {
+      switch f.kind {
+      case .text(let get, _):
+        let v = get(c)
+        guard !v.isEmpty else { continue }
+        name(i)
+        WireBytes.string(v, &o)
+      case .optionalText(let get, _):
+        guard let v = get(c) else { continue }
+        name(i)
+        WireBytes.string(v, &o)
+      case .optionalInteger(let get, _):
+        guard let v = get(c) else { continue }
+        name(i)
+        JSONWriter.appendRaw(String(v), to: &o)
+      case .integer(let get, _, let initial):
+        let v = get(c)
+        guard v != initial else { continue }
+        name(i)
+        JSONWriter.appendRaw(String(v), to: &o)
+      case .score(let get, _):
+        let v = get(c)
+        guard v != 0 else { continue }
+        name(i)
+        JSONWriter.append(.double(v), to: &o)
+      case .sound:
+        guard let s = c.sound else { continue }
+        name(i)
+        JSONWriter.append(ModelEncoding.sound(s), to: &o)
+      case .userInfo:
+        guard c.userInfo != JSONText.emptyObject else { continue }
+        name(i)
+        o.append(contentsOf: c.userInfo.bytes)
+      case .interruptionLevel:
+        guard c.interruptionLevel != .active else { continue }
+        name(i)
+        WireBytes.string(c.interruptionLevel.rawValue, &o)
+      case .attachments:
+        guard !c.attachments.isEmpty else { continue }
+        name(i)
+        JSONWriter.append(.array(c.attachments.map(ModelEncoding.attachment)), to: &o)
+      }
     }
     if first { o.append(UInt8(ascii: "{")) }
     o.append(UInt8(ascii: "}"))

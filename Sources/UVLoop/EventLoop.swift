@@ -66,14 +66,6 @@ public final class EventLoop {
   @discardableResult
   public func run() -> Bool { runLoop(UV_RUN_DEFAULT) }
 
-  /// Polls for I/O once, blocking if there is nothing pending. Returns true if more work remains.
-  @discardableResult
-  public func runOnce() -> Bool { runLoop(UV_RUN_ONCE) }
-
-  /// Polls for I/O once without blocking. Returns true if more work remains.
-  @discardableResult
-  public func runNoWait() -> Bool { runLoop(UV_RUN_NOWAIT) }
-
   private func runLoop(_ mode: uv_run_mode) -> Bool {
     assertOnLoopThread()
     precondition(!isClosed, "EventLoop.run after close")

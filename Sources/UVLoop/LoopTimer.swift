@@ -52,12 +52,6 @@ public final class LoopTimer: LoopHandle {
     uvCheckInfallible(uv_timer_stop(timer), "uv_timer_stop")
   }
 
-  /// Milliseconds until the timer fires next, or 0 if it is due or stopped.
-  public var dueInMilliseconds: UInt64 {
-    guard !isClosing else { return 0 }
-    return uv_timer_get_due_in(timer)
-  }
-
   override func handleWillClose() {
     callback = nil
   }

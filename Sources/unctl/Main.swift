@@ -1,5 +1,6 @@
 import Foundation
 import JSONRPC
+import UNEndpoint
 
 /// Global options, the command table and the mapping of failures to exit codes.
 enum Main {

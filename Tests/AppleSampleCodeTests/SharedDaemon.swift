@@ -1,7 +1,7 @@
 import Foundation
 import JSONRPC
+import TestSupport
 import UserNotifications
-import XCTest
 
 /// One `uncenterd` for this test process, on a temporary socket with a manual clock.
 /// `UNCENTER_SOCKET` and `UNCENTER_APP` are set for the process before any sample code
@@ -11,21 +11,13 @@ enum SharedDaemon {
   static let app = "com.example.meetings"
 
   private static let started: Result<String, any Error> = Result {
-    let socket = "/tmp/unc-apple-\(getpid()).sock"
-    let process = Process()
-    process.executableURL = try executable(named: "uncenterd")
-    process.arguments = ["--socket", socket, "--clock", "manual=2026-01-05T08:00:00Z"]
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
-    try process.run()
+    let daemon = try DaemonProcess(arguments: ["--clock", "manual=2026-01-05T08:00:00Z"])
+    // Kept for the life of the test process (never released, so never stopped by its
+    // deinit); the exit handler stops it.
+    _ = Unmanaged.passRetained(daemon)
+    pid.store(daemon.process.processIdentifier)
     atexit { kill(SharedDaemon.pid.load(), SIGTERM) }
-    pid.store(process.processIdentifier)
-    let deadline = Date().addingTimeInterval(10)
-    while (try? RPCConnection(path: socket)) == nil {
-      guard Date() < deadline else { throw UNCenterError.connection("uncenterd did not start on \(socket)") }
-      usleep(20_000)
-    }
-    return socket
+    return daemon.socketPath
   }
 
   private static let pid = AtomicPID()
@@ -46,16 +38,6 @@ enum SharedDaemon {
     unsetenv("UNCENTER_APP")
   }
 
-  static func executable(named name: String) throws -> URL {
-    var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-    while dir.path != "/" {
-      let candidate = dir.appendingPathComponent(name)
-      if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-      dir.deleteLastPathComponent()
-    }
-    throw XCTSkip("\(name) not found above \(CommandLine.arguments[0]); run swift build first")
-  }
-
   /// A `user` connection: the person holding the phone.
   static func user() throws -> RPCConnection {
     let c = try RPCConnection(path: try socket())
@@ -73,28 +55,15 @@ final class AtomicPID: @unchecked Sendable {
   func load() -> pid_t { lock.withLock { value } }
 }
 
-extension RPCConnection {
-  func ok(_ method: String, _ params: JSONValue? = nil, file: StaticString = #filePath, line: UInt = #line) throws
-    -> JSONValue
-  {
-    switch try call(method, params) {
-    case .success(let v): return v
-    case .failure(let e):
-      XCTFail("\(method) failed: \(e.message)", file: file, line: line)
-      throw e
-    }
-  }
-}
-
 /// Runs the main run loop (where the delegate is called) until `condition` holds.
 func runMainLoop(until condition: () -> Bool, timeout: TimeInterval = 10) -> Bool {
-    let deadline = Date().addingTimeInterval(timeout)
-    while !condition() {
-      guard Date() < deadline else { return false }
-      RunLoop.main.run(until: Date().addingTimeInterval(0.01))
-    }
-    return true
+  let deadline = Date().addingTimeInterval(timeout)
+  while !condition() {
+    guard Date() < deadline else { return false }
+    RunLoop.main.run(until: Date().addingTimeInterval(0.01))
   }
+  return true
+}
 
 /// Runs the main run loop for a while (to see that nothing more happens).
 func runMainLoop(for seconds: TimeInterval) {

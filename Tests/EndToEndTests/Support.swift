@@ -1,9 +1,11 @@
 import Foundation
 import JSONRPC
+import TestSupport
 import UNCenterClient
 import XCTest
 
 /// A JSON value from a literal (test input; a typo is a test bug, so it traps).
+// swift-format-ignore: AlwaysUseLowerCamelCase
 func J(_ text: String) -> JSONValue {
   do {
     return try JSONParser.parse(text)
@@ -107,7 +109,8 @@ class EndToEndTestCase: XCTestCase {
     XCTAssertEqual(e.data?["field"]?.stringValue, field, e.message, file: file, line: line)
     XCTAssertTrue(e.message.contains(field), e.message, file: file, line: line)
     if let problemContains {
-      XCTAssertTrue(e.message.contains(problemContains), "\(e.message) lacks '\(problemContains)'", file: file, line: line)
+      XCTAssertTrue(
+        e.message.contains(problemContains), "\(e.message) lacks '\(problemContains)'", file: file, line: line)
     }
   }
 
@@ -121,7 +124,8 @@ class EndToEndTestCase: XCTestCase {
     let trigger = seconds.map { #"{"type":"timeInterval","timeInterval":\#($0),"repeats":\#(repeats)}"# } ?? "null"
     let appPart = app.map { #""app":"\#($0)","# } ?? ""
     return try ok(
-      c.call("scheduleLocal", J(#"{\#(appPart)"identifier":"\#(identifier)","content":\#(content),"trigger":\#(trigger)}"#)),
+      c.call(
+        "scheduleLocal", J(#"{\#(appPart)"identifier":"\#(identifier)","content":\#(content),"trigger":\#(trigger)}"#)),
       file: file, line: line)
   }
 

@@ -1,16 +1,18 @@
 import Foundation
 import JSONRPC
+import TestSupport
 import UNCenterClient
 import XCTest
 
 /// The center against a real daemon: calls, errors, callbacks to the delegate.
 final class CenterRoundTripTests: XCTestCase {
   static let app = "com.example.chat"
-  var daemon: TestDaemon!
+  var daemon: DaemonProcess!
 
-  override func setUpWithError() throws { daemon = try TestDaemon() }
+  override func setUpWithError() throws { daemon = try DaemonProcess() }
   override func tearDown() {
     daemon?.stop()
+    if let daemon { try? FileManager.default.removeItem(atPath: daemon.directory) }
     daemon = nil
   }
 

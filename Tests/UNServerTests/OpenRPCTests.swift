@@ -119,7 +119,7 @@ final class OpenRPCTests: XCTestCase {
       guard case .object(let members)? = schemas?[schema]?["properties"] else { return [] }
       return members.map(\.name)
     }
-    XCTAssertEqual(fields("Content"), ModelDecoding.contentFields)
+    XCTAssertEqual(fields("Content"), ContentShape.names)
     XCTAssertEqual(fields("Category"), ModelDecoding.categoryFields)
     XCTAssertEqual(fields("Action"), ModelDecoding.actionFields)
   }

@@ -7,7 +7,7 @@ final class RunParallelTests: UnctlTestCase {
   func write(_ name: String, _ text: String) -> String { scratchFile(name, contents: text) }
 
   func testFailingHangingAndCrashingScenariosFailAloneAndTheOthersGoOn() throws {
-    let standIn = write("uncenterd-stand-in", RunScenarioFiles.standIn(real: Products.uncenterd.path))
+    let standIn = write("uncenterd-stand-in", RunScenarioFiles.standIn(real: try Products.uncenterd.path))
     XCTAssertEqual(chmod(standIn, 0o755), 0)
     let files = [
       write("1-pass.json", RunScenarioFiles.passing("com.example.one", name: "first passes")),
@@ -121,7 +121,7 @@ final class RunParallelTests: UnctlTestCase {
     ]
     let p = Process()
     p.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-    let command = ([Products.unctl.path, "run", "-j", "2"] + files).map { "'\($0)'" }.joined(separator: " ")
+    let command = ([try Products.unctl.path, "run", "-j", "2"] + files).map { "'\($0)'" }.joined(separator: " ")
     p.arguments = ["-qec", command, "/dev/null"]
     p.environment = Self.environment([:])
     let out = scratchFile("tty.out")

@@ -1,5 +1,6 @@
 import Foundation
 import JSONRPC
+import TestSupport
 import UNCenterClient
 import XCTest
 
@@ -24,80 +25,26 @@ func parseJSON(_ text: String) throws -> JSONValue {
   try Array(text.utf8).withUnsafeBytes { (b: UnsafeRawBufferPointer) throws(JSONParseError) in try JSONParser.parse(b) }
 }
 
-/// The build products directory: the one holding both `unctl` and `uncenterd`, found by
-/// walking up from the test bundle.
+/// The built executables, as file URLs.
 enum Products {
-  static let directory: URL = {
-    var candidates = [URL(fileURLWithPath: CommandLine.arguments[0]), Bundle.main.bundleURL]
-    candidates += Bundle.allBundles.map(\.bundleURL)
-    for start in candidates {
-      var dir = start.standardizedFileURL
-      for _ in 0..<8 {
-        let fm = FileManager.default
-        if fm.isExecutableFile(atPath: dir.appendingPathComponent("unctl").path),
-          fm.isExecutableFile(atPath: dir.appendingPathComponent("uncenterd").path)
-        {
-          return dir
-        }
-        dir = dir.deletingLastPathComponent()
-      }
-    }
-    return URL(fileURLWithPath: ".build/debug", isDirectory: true)
-  }()
-
-  static var unctl: URL { directory.appendingPathComponent("unctl") }
-  static var uncenterd: URL { directory.appendingPathComponent("uncenterd") }
-}
-
-/// A real uncenterd with a manual clock on a socket in a temporary directory.
-final class TestDaemon {
-  let process = Process()
-  let directory: String
-  let socketPath: String
-
-  init() throws {
-    directory = NSTemporaryDirectory() + "unctl-tests-" + UUID().uuidString.prefix(8)
-    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-    socketPath = directory + "/d.sock"
-    process.executableURL = Products.uncenterd
-    process.arguments = ["--socket", socketPath, "--clock", "manual=2026-01-01T08:00:00Z", "--log-level", "warn"]
-    process.standardError = FileHandle(forWritingAtPath: "/dev/null")
-    process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
-    try process.run()
-    let deadline = Date().addingTimeInterval(15)
-    while Date() < deadline {
-      if (try? RPCConnection(path: socketPath)) != nil { return }
-      guard process.isRunning else {
-        throw NSError(domain: "unctlTests", code: 2, userInfo: [NSLocalizedDescriptionKey: "uncenterd exited"])
-      }
-      usleep(20_000)
-    }
-    stop()
-    throw NSError(domain: "unctlTests", code: 1, userInfo: [NSLocalizedDescriptionKey: "uncenterd did not start"])
-  }
-
-  func stop() {
-    if process.isRunning {
-      process.terminate()
-      process.waitUntilExit()
-    }
-    try? FileManager.default.removeItem(atPath: directory)
-  }
+  static var unctl: URL { get throws { try BuildProducts.url(of: "unctl") } }
+  static var uncenterd: URL { get throws { try BuildProducts.url(of: "uncenterd") } }
 }
 
 /// Runs the built `unctl` against a fresh daemon per test.
 class UnctlTestCase: XCTestCase {
-  var daemon: TestDaemon!
+  var daemon: DaemonProcess!
   var socket: String { daemon.socketPath }
   /// A scratch directory removed with the daemon.
   var scratch: String { daemon.directory }
 
   override func setUpWithError() throws {
-    daemon = try TestDaemon()
+    daemon = try DaemonProcess(arguments: DaemonProcess.defaultArguments + ["--log-level", "warn"])
   }
 
   override func tearDown() {
     daemon?.stop()
+    if let daemon { try? FileManager.default.removeItem(atPath: daemon.directory) }
     daemon = nil
   }
 
@@ -115,7 +62,7 @@ class UnctlTestCase: XCTestCase {
     let out = scratchFile("out-\(id)")
     let err = scratchFile("err-\(id)")
     let p = Process()
-    p.executableURL = Products.unctl
+    p.executableURL = try Products.unctl
     p.arguments = arguments
     p.environment = Self.environment(environment)
     p.standardOutput = FileHandle(forWritingAtPath: out)

@@ -26,17 +26,6 @@ enum WireBytes {
     o.append(contentsOf: cache.text)
   }
 
-  /// `,"name":"value"`, with the common empty value written as one constant.
-  @inline(__always)
-  static func field(_ k: StaticString, empty: StaticString, _ value: String, _ o: inout [UInt8]) {
-    if value.isEmpty {
-      key(empty, &o)
-    } else {
-      key(k, &o)
-      string(value, &o)
-    }
-  }
-
   static func number(_ v: JSONValue, _ o: inout [UInt8]) { JSONWriter.append(v, to: &o) }
 
   /// A small non-negative integer, digit by digit (counts, badges).
@@ -59,55 +48,57 @@ enum WireBytes {
     }
   }
 
+  /// A content object with every field `ContentShape` lists, in its order: the ones
+  /// that default to absent only when set.
   static func content(_ c: Content, _ o: inout [UInt8]) {
-    key(#"{"title":"#, &o)
-    string(c.title, &o)
-    field(#","subtitle":"#, empty: #","subtitle":"""#, c.subtitle, &o)
-    key(#","body":"#, &o)
-    string(c.body, &o)
-    if let b = c.badge {
-      key(#","badge":"#, &o)
-      integer(b, &o)
+    var first = true
+    members(c, from: 0, first: &first, &o)
+    o.append(UInt8(ascii: "}"))
+  }
+
+  /// The members of `content` from the field at `start` on; `first` opens the object.
+  static func members(_ c: Content, from start: Int, first: inout Bool, _ o: inout [UInt8]) {
+    func name(_ i: Int) {
+      o.append(first ? UInt8(ascii: "{") : UInt8(ascii: ","))
+      first = false
+      o.append(contentsOf: ContentShape.quotedKeys[i])
     }
-    if let s = c.sound {
-      if s.isPlain, s.name == nil {
-        key(#","sound":"default""#, &o)
-      } else {
-        key(#","sound":"#, &o)
-        JSONWriter.append(ModelEncoding.sound(s), to: &o)
+    for i in start..<ContentShape.fields.count {
+      switch ContentShape.fields[i].kind {
+      case .text(let get, _):
+        name(i)
+        string(get(c), &o)
+      case .optionalText(let get, _):
+        guard let v = get(c) else { continue }
+        name(i)
+        string(v, &o)
+      case .optionalInteger(let get, _):
+        guard let v = get(c) else { continue }
+        name(i)
+        integer(v, &o)
+      case .integer(let get, _, _):
+        name(i)
+        integer(get(c), &o)
+      case .score(let get, _):
+        name(i)
+        let v = get(c)
+        if v == 0 { o.append(UInt8(ascii: "0")) } else { number(.double(v), &o) }
+      case .sound:
+        guard let s = c.sound else { continue }
+        name(i)
+        if s.isPlain, s.name == nil { key(#""default""#, &o) } else { JSONWriter.append(ModelEncoding.sound(s), to: &o) }
+      case .userInfo:
+        name(i)
+        o.append(contentsOf: c.userInfo.bytes)
+      case .interruptionLevel:
+        name(i)
+        string(c.interruptionLevel.rawValue, &o)
+      case .attachments:
+        guard !c.attachments.isEmpty else { continue }
+        name(i)
+        JSONWriter.append(.array(c.attachments.map(ModelEncoding.attachment)), to: &o)
       }
     }
-    key(#","userInfo":"#, &o)
-    o.append(contentsOf: c.userInfo.bytes)
-    key(#","categoryIdentifier":"#, &o)
-    string(c.categoryIdentifier, &o)
-    key(#","threadIdentifier":"#, &o)
-    string(c.threadIdentifier, &o)
-    field(#","summaryArgument":"#, empty: #","summaryArgument":"""#, c.summaryArgument, &o)
-    key(#","summaryArgumentCount":"#, &o)
-    integer(c.summaryArgumentCount, &o)
-    if let t = c.targetContentIdentifier {
-      key(#","targetContentIdentifier":"#, &o)
-      string(t, &o)
-    }
-    if c.interruptionLevel == .active {
-      key(#","interruptionLevel":"active""#, &o)
-    } else {
-      key(#","interruptionLevel":"#, &o)
-      string(c.interruptionLevel.rawValue, &o)
-    }
-    key(#","relevanceScore":"#, &o)
-    if c.relevanceScore == 0 { o.append(UInt8(ascii: "0")) } else { number(.double(c.relevanceScore), &o) }
-    field(#","launchImageName":"#, empty: #","launchImageName":"""#, c.launchImageName, &o)
-    if let f = c.filterCriteria {
-      key(#","filterCriteria":"#, &o)
-      string(f, &o)
-    }
-    if !c.attachments.isEmpty {
-      key(#","attachments":"#, &o)
-      JSONWriter.append(.array(c.attachments.map(ModelEncoding.attachment)), to: &o)
-    }
-    o.append(UInt8(ascii: "}"))
   }
 
   static func request(_ r: NotificationRequest, nextTriggerDate: Instant?, _ o: inout [UInt8]) {

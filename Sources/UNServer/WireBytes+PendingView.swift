@@ -19,9 +19,7 @@ extension WireBytes {
     text(v, .categoryIdentifier, &o)
     key(#","threadIdentifier":"#, &o)
     text(v, .threadIdentifier, &o)
-    key(
-      #","summaryArgument":"","summaryArgumentCount":1,"interruptionLevel":"active","relevanceScore":0,"launchImageName":""}"#,
-      &o)
+    o.append(contentsOf: defaultContentTail)
     key(#","trigger":{"type":"timeInterval","timeInterval":"#, &o)
     if t.seconds == t.seconds.rounded(.towardZero), t.seconds < 1e9 { integer(Int(t.seconds), &o) } else { number(.double(t.seconds), &o) }
     key(t.repeats ? #","repeats":true}"# : #","repeats":false}"#, &o)
@@ -29,6 +27,17 @@ extension WireBytes {
     date(v.nextDate, &o)
     o.append(UInt8(ascii: "}"))
   }
+
+  /// The content members after `threadIdentifier` at their defaults, and the closing
+  /// brace: what a request with only the common fields has there (`ContentShape`).
+  static let defaultContentTail: [UInt8] = {
+    var o: [UInt8] = []
+    var first = false
+    let after = ContentShape.fields.firstIndex { $0.key == "threadIdentifier" }! + 1
+    members(Content(), from: after, first: &first, &o)
+    o.append(UInt8(ascii: "}"))
+    return o
+  }()
 
   private static func text(_ v: PendingView, _ field: PendingView.Text, _ o: inout [UInt8]) {
     v.withUTF8(field) { JSONWriter.appendString(utf8: $0, to: &o) }
