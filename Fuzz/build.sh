@@ -42,6 +42,10 @@ need_libs() {
   module UNEndpoint Sources/UNEndpoint/*.swift
   module UNModel Sources/UNModel/*.swift
   module UNStore -I Sources/CSQLite Sources/UNStore/*.swift
+  # The desktop bridge's types (options, counters) are named by UNServer's configuration
+  # and stats; the bridge runs on the libuv loop.
+  module UVLoop -I Sources/CLibUV Sources/UVLoop/*.swift
+  module UNDesktop -I Sources/CLibUV -I Sources/CSystemd Sources/UNDesktop/*.swift
   built_lib=1
 }
 
@@ -59,8 +63,9 @@ for h in "${HARNESSES[@]}"; do
       # The harness joins the UNServer module so it can use its internal Dispatcher.
       # ReloadCheck.swift (the reload-equals-live check) is shared with the unit tests.
       run "$SWIFTC" "${FLAGS[@]}" -D FUZZ_HARNESS -module-name UNServer -I "$LIB" -I Sources/CSQLite \
+        -I Sources/CLibUV -I Sources/CSystemd \
         $(unserver_sources) Tests/UNServerTests/ReloadCheck.swift "Fuzz/$h/main.swift" \
-        -L "$LIB" -lJSONRPC -lUNEndpoint -lUNModel -lUNStore -lsqlite3 -o "$OUT/$h" ;;
+        -L "$LIB" -lJSONRPC -lUNDesktop -lUVLoop -lUNEndpoint -lUNModel -lUNStore -lsqlite3 -luv -o "$OUT/$h" ;;
     *) echo "unknown harness: $h" >&2; exit 2 ;;
   esac
 done
