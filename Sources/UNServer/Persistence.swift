@@ -3,7 +3,7 @@ import UNModel
 import UNStore
 
 /// Connects the center to a durable store: loads the state at start-up, and commits what
-/// changed once per loop iteration, before any answer of that iteration is written.
+/// changed once per loop iteration; the answers of that iteration wait for the commit.
 final class Persistence {
   let store: StateStore
 
@@ -79,10 +79,17 @@ final class Persistence {
     center.restore(snapshot)
   }
 
-  /// Writes what changed since the last commit, in one transaction.
+  /// Writes what changed since the last commit, in one transaction, on this thread
+  /// (start-up, and tests; the running daemon commits through `Commits`).
   func commit(_ center: Center) throws {
+    try store.commit(Self.takeChanges(from: center))
+  }
+
+  /// What changed since the last call, as rows to write: read from the center on the
+  /// loop thread, so the rows can then be committed anywhere.  Empty when nothing changed.
+  static func takeChanges(from center: Center) -> [StoreChange] {
     let changes = center.takeChanges()
-    guard !changes.isEmpty else { return }
+    guard !changes.isEmpty else { return [] }
     var out: [StoreChange] = []
     for app in changes.resets.sorted() { out.append(.deleteApp(app)) }
     for app in changes.apps.sorted() {
@@ -135,10 +142,10 @@ final class Persistence {
           table: Table.events, app: event.app, number: StateCodec.eventNumberBase + event.sequence,
           value: StateCodec.eventRow(event)))
     }
-    try store.commit(out)
+    return out
   }
 
-  private func put(_ table: String, _ app: String, _ key: String, _ value: JSONValue) -> StoreChange {
+  private static func put(_ table: String, _ app: String, _ key: String, _ value: JSONValue) -> StoreChange {
     .put(StoredRow(table: table, app: app, key: key, value: value.encoded()))
   }
 }

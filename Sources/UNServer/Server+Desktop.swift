@@ -4,7 +4,7 @@ import UNDesktop
 import UNModel
 
 /// `--desktop`: the bridge to the desktop's notification server (SPEC §10).  It gets
-/// every effect `routeEffects` executes, reads the delivered list as `listDelivered`
+/// every effect `EffectRouter` executes, reads the delivered list as `listDelivered`
 /// does, and answers through the `respond` method, like a `user` connection.
 extension Server {
   func startDesktop() {
@@ -13,7 +13,7 @@ extension Server {
       return
     case .auto:
       let reachable = DesktopMode.sessionBusReachable(
-        environment: environment, explicitAddress: configuration.desktopBus,
+        environment: endpoint.service.environment, explicitAddress: configuration.desktopBus,
         fileExists: { FileManager.default.fileExists(atPath: $0) })
       guard reachable else {
         log.info("desktop_off", ["reason": "no session bus (DBUS_SESSION_BUS_ADDRESS unset, no $XDG_RUNTIME_DIR/bus)"])
@@ -35,7 +35,7 @@ extension Server {
       lookup: { [unowned self] app, identifier in self.center.apps[app]?.delivered[identifier] })
     let user = ClientState(id: 0, peer: nil)
     bridge.onAnswer = { [unowned self] answer in self.respond(answer, as: user) }
-    desktop = bridge
+    router.desktop = bridge
     metrics.desktop = bridge
     bridge.start()
   }
@@ -50,7 +50,7 @@ extension Server {
     if let text = answer.userText { params.append(JSONMember("userText", .string(text))) }
     let request = Request(id: .number("0"), method: "respond", params: .object(params))
     let outcome = dispatcher.handle(.request(request), from: user)
-    routeEffects()
+    router.route()
     if case .error(_, let error)? = outcome {
       log.warn(
         "desktop_answer_refused",

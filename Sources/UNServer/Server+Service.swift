@@ -25,7 +25,7 @@ extension Server {
   func adoptInheritedListener() throws -> Bool {
     let inherited: [SocketActivation.Listener]
     do {
-      inherited = try SocketActivation.inheritedListeners(environment: service.environment)
+      inherited = try SocketActivation.inheritedListeners(environment: endpoint.service.environment)
     } catch {
       throw StartupError("socket activation: \(error)")
     }
@@ -34,9 +34,9 @@ extension Server {
       log.warn("inherited_socket_ignored", ["fd": "\(extra.fd)", "socket": extra.path])
     }
     let server = try PipeServer(loop: loop)
-    listener = server
+    endpoint.listener = server
     try server.open(fd: first.fd)
-    service.inheritedPath = first.path
+    endpoint.service.inheritedPath = first.path
     try server.listen(backlog: 511) { [unowned self] server in self.accept(from: server) }
     return true
   }
@@ -45,8 +45,8 @@ extension Server {
   func applySocketGroup() throws {
     guard let group = configuration.socketGroup else { return }
     guard let gid = Self.groupID(group) else { throw StartupError("--socket-group: no group '\(group)'") }
-    if chown(socketPath, uid_t.max, gid) != 0 {
-      throw StartupError("--socket-group: chgrp \(group) \(socketPath): \(String(cString: strerror(errno)))")
+    if chown(endpoint.socketPath, uid_t.max, gid) != 0 {
+      throw StartupError("--socket-group: chgrp \(group) \(endpoint.socketPath): \(String(cString: strerror(errno)))")
     }
   }
 
@@ -58,13 +58,14 @@ extension Server {
 
   /// `READY=1` once the socket accepts, and the watchdog when `WATCHDOG_USEC` asks for it.
   func notifyReady(listeningOn path: String) {
+    let service = endpoint.service
     guard service.notifier.isEnabled else { return }
     service.notifier.ready(status: "Listening on \(path)")
     guard let interval = SystemdNotifier.watchdogInterval(environment: service.environment) else { return }
     do {
       let timer = try LoopTimer(loop: loop)
-      try timer.start(afterMilliseconds: interval, repeatMilliseconds: interval) { [unowned self] in
-        self.service.notifier.watchdog()
+      try timer.start(afterMilliseconds: interval, repeatMilliseconds: interval) { [notifier = service.notifier] in
+        notifier.watchdog()
       }
       service.watchdog = timer
       log.debug("watchdog", ["interval_ms": "\(interval)"])
@@ -75,6 +76,7 @@ extension Server {
 
   /// `STOPPING=1`; the watchdog stops with the loop's work.
   func notifyStopping(signal: Int32) {
+    let service = endpoint.service
     service.watchdog?.close()
     service.watchdog = nil
     service.notifier.stopping(status: "Stopping on SIG\(signal == SIGTERM ? "TERM" : "INT")")

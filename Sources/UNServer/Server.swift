@@ -7,67 +7,99 @@ import UVLoop
 
 /// The daemon: one libuv loop serving the socket, the center, and the timer for the
 /// earliest trigger.  Everything here runs on the loop's thread, which owns all state
-/// (as Redis's single `server` struct): no locks, no data races by construction.
+/// (as Redis's single `server` struct): no locks, no data races by construction.  The
+/// only other thread is the store's writer with `--state` (`Commits`).
+///
+/// Its parts, one job each: `Connections` (the connections and their conditions),
+/// `Outbox` (what is written to them), `EffectRouter` (the center's effects, with
+/// `EventWatchers` and `PresentationTimers`), `TriggerTimer`, `Commits` and `Endpoint`.
+/// Reading requests is `Server+Requests.swift`.
 public final class Server {
   let loop: EventLoop
-  let configuration: ServerConfiguration
-  let log: Log
-  let center: Center
   let dispatcher: Dispatcher
-  let socketPath: String
-  var listener: PipeServer?
-  var clients: [SessionID: ClientConnection] = [:]
-  var dirty: [ClientConnection] = []
-  var waits: [PendingWait] = []
-  /// Real-time limits of presentations waiting for an app's willPresent answer, by id.
-  var presentationTimers: [String: LoopTimer] = [:]
-  let metrics = Metrics()
-  var nextSessionID: SessionID = 1
-  let timer: LoopTimer
+  let connections: Connections
+  let outbox: Outbox
+  let router: EffectRouter
+  let trigger: TriggerTimer
+  /// With `--state`: commits off the loop, answers after their commit.
+  let commits: Commits?
+  let endpoint: Endpoint
+  /// The end of every loop iteration (`endOfIteration`).
   let check: LoopCheck
-  var signals: [SignalWatcher] = []
-  /// The trigger date the timer is armed for (real clock).
-  var armedDeadline: Instant?
-  var stopping = false
-  /// Set when the store failed: the daemon stops with a non-zero status.
-  var fatalStoreError = false
-  /// Reused for encoding one message before framing it.
-  var scratch: [UInt8] = []
-  /// Reused for taking the center's effects (`routeEffects`).
-  var effectBuffer: [Effect] = []
-  /// The durable store, with `--state`.
-  let persistence: Persistence?
-  /// systemd: notifications, watchdog, inherited socket (Server+Service.swift).
-  let service: ServiceLink
-  /// `--desktop`: the bridge to the desktop's notification server (Server+Desktop.swift).
-  var desktop: DesktopBridge?
-  /// The environment the daemon started with (the session bus for `--desktop auto`).
-  let environment: [String: String]
+  var phase = Phase.serving
+
+  enum Phase {
+    case serving
+    /// SIGTERM/SIGINT or a failed store; `failed` makes the exit status non-zero.
+    case stopping(failed: Bool)
+  }
+
+  var configuration: ServerConfiguration { dispatcher.configuration }
+  var log: Log { dispatcher.log }
+  var center: Center { dispatcher.center }
+  var metrics: Metrics { dispatcher.metrics }
 
   public init(configuration: ServerConfiguration, environment: [String: String]) throws {
-    self.configuration = configuration
-    self.environment = environment
-    self.log = Log(level: configuration.logLevel)
+    let log = Log(level: configuration.logLevel)
     let clock: any Clock
     switch configuration.clock {
     case .real: clock = SystemClock()
     case .manual(let start): clock = ManualClock(start ?? SystemClock().now)
     }
-    center = Center(clock: clock, configuration: configuration.center)
+    let center = Center(clock: clock, configuration: configuration.center)
+    let metrics = Metrics()
     dispatcher = Dispatcher(center: center, configuration: configuration, log: log, metrics: metrics)
-    socketPath = SocketPath.resolve(explicit: configuration.socketPath, environment: environment, uid: getuid())
+    endpoint = Endpoint(
+      socketPath: SocketPath.resolve(explicit: configuration.socketPath, environment: environment, uid: getuid()),
+      service: ServiceLink(environment: environment, log: Log(level: configuration.logLevel)))
     loop = try EventLoop()
-    timer = try LoopTimer(loop: loop)
     check = try LoopCheck(loop: loop)
-    service = ServiceLink(environment: environment, log: Log(level: configuration.logLevel))
-    guard let directory = configuration.stateDirectory else {
-      persistence = nil
-      return
+    trigger = try TriggerTimer(loop: loop, center: center, log: log, metrics: metrics)
+    connections = Connections(metrics: metrics)
+    let store = try Self.loadState(configuration, into: center, log: log)
+    let order = store.map { _ in CommitOrder() }
+    outbox = Outbox(connections: connections, configuration: configuration, log: log, order: order)
+    let watchers = EventWatchers(
+      loop: loop, configuration: configuration, log: log, metrics: metrics, center: center,
+      connections: connections, outbox: outbox)
+    let presentations = PresentationTimers(
+      loop: loop, center: center, log: log, timeoutMilliseconds: configuration.presentationTimeoutMilliseconds)
+    router = EffectRouter(
+      center: center, connections: connections, outbox: outbox, watchers: watchers, presentations: presentations)
+    if let store, let order {
+      commits = try Commits(store: store, loop: loop, center: center, order: order)
+    } else {
+      commits = nil
     }
+    wire()
+  }
+
+  /// Connects the parts' callbacks: who routes effects, what a detach does, what a
+  /// durable commit releases.
+  private func wire() {
+    let router = self.router
+    trigger.onFired = { router.route() }
+    router.presentations.onExpired = { router.route() }
+    connections.onDetach = { [center] client in
+      center.detach(client.state.id)
+      router.route()
+      router.watchers.cancel(of: client)
+    }
+    commits?.onDurable = { [outbox] batch, clients in outbox.release(upTo: batch, of: clients) }
+    commits?.onFailure = { [unowned self] error in self.storeFailed(error) }
+  }
+
+  /// `--state`: loads the stored state into the center, fires what was missed while the
+  /// daemon was down, and commits that before anything else runs.  Returns the store
+  /// (for the writer thread) or nil without `--state`.
+  private static func loadState(_ configuration: ServerConfiguration, into center: Center, log: Log) throws
+    -> StateStore?
+  {
+    guard let directory = configuration.stateDirectory else { return nil }
     let store = try SQLiteStore(directory: directory, durability: configuration.durability)
-    persistence = Persistence(store: store)
+    let persistence = Persistence(store: store)
     center.changes.isEnabled = true
-    try persistence!.load(into: center)
+    try persistence.load(into: center)
     log.info(
       "state_loaded",
       ["dir": directory, "apps": "\(center.apps.count)", "pending": "\(center.apps.values.reduce(0) { $0 + $1.pending.count })"])
@@ -77,7 +109,8 @@ public final class Server {
       if !missed.isEmpty { log.info("caught_up", ["fired": "\(missed.count)"]) }
       _ = center.takeEffects()
     }
-    try persistence!.commit(center)
+    try persistence.commit(center)
+    return store
   }
 
   /// Binds, serves until SIGTERM/SIGINT, cleans up.  Returns the exit status.
@@ -88,25 +121,26 @@ public final class Server {
       for signal in [SIGTERM, SIGINT] {
         let watcher = try SignalWatcher(loop: loop)
         try watcher.start(signal: signal) { [unowned self] sig in self.stop(signal: sig) }
-        signals.append(watcher)
+        endpoint.signals.append(watcher)
       }
       try listen()
       try check.start { [unowned self] in self.endOfIteration() }
     } catch {
-      log.error("startup_failed", ["socket": socketPath, "error": "\(error)"])
+      log.error("startup_failed", ["socket": endpoint.socketPath, "error": "\(error)"])
+      commits?.finish()
       try? loop.closeAllHandlesAndClose()
       log.flush()
       return 1
     }
     let mode = center.clock.isManual ? "manual" : "real"
     // systemd: an inherited socket is logged by its own address; READY=1 once it accepts.
-    if let inherited = service.inheritedPath {
+    if let inherited = endpoint.service.inheritedPath {
       log.info("listening", ["socket": inherited, "inherited": "true", "clock": mode, "now": center.clock.now.rfc3339])
     } else {
-      log.info("listening", ["socket": socketPath, "clock": mode, "now": center.clock.now.rfc3339])
+      log.info("listening", ["socket": endpoint.socketPath, "clock": mode, "now": center.clock.now.rfc3339])
     }
     startDesktop()
-    notifyReady(listeningOn: service.inheritedPath ?? socketPath)
+    notifyReady(listeningOn: endpoint.service.inheritedPath ?? endpoint.socketPath)
     _ = loop.run()
     do {
       // The shutdown watchdog timer does not keep the loop alive and may still be open.
@@ -116,12 +150,14 @@ public final class Server {
     }
     log.info("stopped")
     log.flush()
-    return fatalStoreError ? 1 : 0
+    if case .stopping(failed: true) = phase { return 1 }
+    return 0
   }
 
   private func listen() throws {
     // systemd socket activation: adopt the passed socket instead of binding (Server+Service.swift).
     if try adoptInheritedListener() { return }
+    let socketPath = endpoint.socketPath
     switch SocketProbe.probe(socketPath) {
     case .absent: break
     case .stale:
@@ -133,42 +169,54 @@ public final class Server {
       throw StartupError("\(socketPath) exists and is not a socket; refusing to replace it")
     }
     let server = try PipeServer(loop: loop)
-    listener = server
+    endpoint.listener = server
     try server.bind(path: socketPath, mode: mode_t(configuration.socketMode))
     try applySocketGroup()  // --socket-group (Server+Service.swift)
     try server.listen(backlog: 511) { [unowned self] server in self.accept(from: server) }
   }
 
-  /// SIGTERM/SIGINT: stop accepting, answer what was read, flush, close, remove the socket.
+  /// Once per loop iteration, after I/O: what changed goes to the store, every
+  /// connection's output is written (or held for its commit), the trigger timer re-armed.
+  func endOfIteration() {
+    commits?.submit()
+    outbox.flushAll()
+    trigger.arm()
+  }
+
+  /// SIGTERM/SIGINT: stop accepting, answer what was read, commit, flush, close, remove
+  /// the socket.
   func stop(signal: Int32) {
-    guard !stopping else { return }
-    stopping = true
+    guard case .serving = phase else { return }
+    phase = .stopping(failed: false)
     log.info("stopping", ["signal": signal == SIGTERM ? "TERM" : "INT"])
     notifyStopping(signal: signal)  // systemd: STOPPING=1, watchdog off
-    listener?.close()
-    listener = nil
-    // A socket inherited from systemd is systemd's: never remove it.
-    if service.inheritedPath == nil { unlink(socketPath) }
-    timer.close()
-    desktop?.stop()
-    for wait in waits { wait.timer.close() }
-    waits.removeAll()
-    for timer in presentationTimers.values { timer.close() }
-    presentationTimers.removeAll()
-    for signal in signals { signal.close() }
-    for client in clients.values { beginClosing(client) }
-    commitState()
-    flushAll()
+    endpoint.close()
+    trigger.close()
+    router.desktop?.stop()
+    router.watchers.closeAll()
+    router.presentations.closeAll()
+    for client in Array(connections.clients.values) { connections.drain(client) }
+    // Commits what is left and waits for the writer: every answer is then durable.
+    commits?.finish()
+    outbox.flushAll()
     check.close()
     // A client that never reads must not hold the daemon up for ever.
     if let deadline = try? LoopTimer(loop: loop) {
       try? deadline.start(afterMilliseconds: 3000) { [unowned self] in
-        for client in self.clients.values { client.stream.close() }
-        self.clients.removeAll()
+        self.connections.dropAll()
         deadline.close()
       }
       deadline.keepsLoopAlive = false
     }
+  }
+
+  /// The store cannot write: answering without storing would lose acknowledged state,
+  /// so nothing more is answered and the daemon stops with a non-zero status.
+  func storeFailed(_ error: StoreError) {
+    log.error("store_commit_failed", ["error": "\(error)"])
+    connections.dropAll()
+    if case .serving = phase { stop(signal: SIGTERM) }
+    phase = .stopping(failed: true)
   }
 }
 

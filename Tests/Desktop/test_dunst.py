@@ -79,8 +79,11 @@ def test_polish_message_on_dunst():
         wait_until(shot, what="a non-blank screenshot")
         print(f"  screenshot: {target}", flush=True)
         with open(control + ".pid") as f:
-            os.kill(int(f.read()), 15)  # the menu closed without a choice: nothing happens
+            menu = int(f.read())
+        os.kill(menu, 15)  # the menu closed without a choice: nothing happens
         os.remove(control + ".pid")
+        # dunst takes its answer (none) before it takes the next command.
+        wait_until(lambda: not os.path.exists(f"/proc/{menu}"), what="the menu closed")
         assert app.call("listDelivered", {})["notifications"][0]["identifier"] == "msg-1"
 
         # The default action from dunst's side: the app is told, the notification leaves
@@ -107,6 +110,7 @@ def test_polish_message_on_dunst():
             "identifier": "msg-3", "trigger": None,
             "content": {"title": "Nowa wiadomość", "body": "Anna: Usuń to", "categoryIdentifier": "message"}})
         wait_until(lambda: daemon.stats()["shown"] == 3, what="shown 3")
+        wait_until(lambda: dunstctl("count", "displayed").strip() == "1", what="the third banner on screen")
         with open(control, "w") as f:
             f.write("pick Usuń\n")
         dunstctl("context")

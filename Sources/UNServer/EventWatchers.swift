@@ -2,29 +2,40 @@ import JSONRPC
 import UNModel
 import UVLoop
 
-/// A `waitFor` waiting for its event: who asked, under which id, and its timeout timer.
-final class PendingWait {
-  let client: ClientConnection
-  let id: RequestID
-  let request: WaitRequest
-  let timer: LoopTimer
+/// Where the center's events go besides the log: connections that said `watch`, and
+/// `waitFor` calls waiting for a matching event (each with its timeout timer).
+///
+/// Loop-confined, owned by `EffectRouter`.
+final class EventWatchers {
+  let loop: EventLoop
+  let configuration: ServerConfiguration
+  let log: Log
+  let metrics: Metrics
+  let center: Center
+  let connections: Connections
+  let outbox: Outbox
+  private(set) var waits: [PendingWait] = []
 
-  init(client: ClientConnection, id: RequestID, request: WaitRequest, timer: LoopTimer) {
-    self.client = client
-    self.id = id
-    self.request = request
-    self.timer = timer
+  init(
+    loop: EventLoop, configuration: ServerConfiguration, log: Log, metrics: Metrics, center: Center,
+    connections: Connections, outbox: Outbox
+  ) {
+    self.loop = loop
+    self.configuration = configuration
+    self.log = log
+    self.metrics = metrics
+    self.center = center
+    self.connections = connections
+    self.outbox = outbox
   }
-}
 
-extension Server {
   /// Sends an event to every watching connection and answers the waits it satisfies.
   func publish(_ event: Event) {
     logEvent(event)
     guard metrics.watchers > 0 || !waits.isEmpty else { return }
     let json = ModelEncoding.event(event)
     var encoded: [UInt8]?
-    for client in clients.values where !client.closing {
+    for client in connections.clients.values where client.condition.isLive {
       guard let watch = client.state.watching, watch.includes(event.app), mayObserve(client, event.app) else {
         continue
       }
@@ -33,7 +44,7 @@ extension Server {
         RPCEncoder.appendNotification(method: "event", params: json, to: &bytes)
         encoded = bytes
       }
-      queueCallback(encoded!, to: client)
+      outbox.queueCallback(encoded!, to: client)
     }
     guard !waits.isEmpty else { return }
     var satisfied: [PendingWait] = []
@@ -44,7 +55,7 @@ extension Server {
   }
 
   /// SPEC §9: a log line per event, `level=info event=fired app=... id=...`.
-  func logEvent(_ event: Event) {
+  private func logEvent(_ event: Event) {
     guard var line = log.line(.info, event.kind.rawValue) else { return }
     line.field("app", event.app)
     line.field("seq", event.sequence)
@@ -62,7 +73,7 @@ extension Server {
   }
 
   /// A watcher of every app sees only the apps its uid may use (SPEC §9).
-  func mayObserve(_ client: ClientConnection, _ app: String) -> Bool {
+  private func mayObserve(_ client: ClientConnection, _ app: String) -> Bool {
     let uid = client.state.peer?.uid ?? configuration.daemonUID
     if uid == 0 || uid == configuration.daemonUID { return true }
     return center.apps[app]?.owner.map { $0 == uid } ?? false
@@ -80,21 +91,21 @@ extension Server {
         self.finish(wait, with: .null)
       }
     } catch {
-      queueAnswer(.error(id, .internalError("cannot start the wait timer: \(error)")), to: client)
+      outbox.queueAnswer(.error(id, .internalError("cannot start the wait timer: \(error)")), to: client)
     }
   }
 
   /// Answers a wait with the matching event (or null on timeout) and forgets it.
-  func finish(_ wait: PendingWait, with event: JSONValue) {
+  private func finish(_ wait: PendingWait, with event: JSONValue) {
     waits.removeAll { $0 === wait }
     metrics.waits = waits.count
     wait.timer.close()
-    guard !wait.client.closing else { return }
-    queueAnswer(.result(wait.id, .object(["event": event])), to: wait.client)
+    guard wait.client.condition.isLive else { return }
+    outbox.queueAnswer(.result(wait.id, .object(["event": event])), to: wait.client)
   }
 
   /// Drops the waits and the watch of a connection that is going away.
-  func cancelWaits(of client: ClientConnection) {
+  func cancel(of client: ClientConnection) {
     if client.state.watching != nil {
       client.state.watching = nil
       metrics.watchers -= 1
@@ -104,5 +115,11 @@ extension Server {
     }
     waits.removeAll { $0.client === client }
     metrics.waits = waits.count
+  }
+
+  /// Shutdown: every wait's timer closes; the waits are not answered.
+  func closeAll() {
+    for wait in waits { wait.timer.close() }
+    waits.removeAll()
   }
 }

@@ -1,0 +1,69 @@
+import UNModel
+import UNStore
+import UVLoop
+
+/// Commit off the loop, with `--state`: at the end of each loop iteration the changes
+/// of that iteration are encoded into rows on the loop thread (the center is the loop's)
+/// and handed to the store's writer thread (`StoreWriter`), which commits everything
+/// handed over since its previous commit in one transaction (group commit) and wakes the
+/// loop (`LoopWakeup`).  Meanwhile the loop goes on reading, parsing and handling
+/// requests; their answers and callbacks are held (`CommitOrder`) and written when the
+/// commit they depend on is durable, so an acknowledged call survives kill -9.
+///
+/// Loop-confined, owned by `Server`.
+final class Commits {
+  let order: CommitOrder
+  private let writer: StoreWriter
+  private let wakeup: LoopWakeup
+  private let center: Center
+  /// Writes the held output of a durable commit (`Outbox.release`).
+  var onDurable: (_ batch: UInt64, _ clients: [ClientConnection]) -> Void = { _, _ in }
+  /// The store cannot write: the daemon must stop without answering.
+  var onFailure: (StoreError) -> Void = { _ in }
+  private var failed = false
+
+  /// Takes the store over: from here on only the writer thread uses it.
+  init(store: StateStore, loop: EventLoop, center: Center, order: CommitOrder) throws {
+    self.order = order
+    self.center = center
+    // The wakeup exists before the writer thread, which only ever calls its waker.
+    var wake: (() -> Void)?
+    wakeup = try LoopWakeup(loop: loop) { wake?() }
+    writer = StoreWriter(store: store, notify: { [waker = wakeup.waker] in waker.wake() })
+    wake = { [unowned self] in self.writerProgressed() }
+  }
+
+  /// End of an iteration: what changed goes to the writer as the next commit.
+  func submit() {
+    guard !failed else { return }
+    let rows = Persistence.takeChanges(from: center)
+    guard !rows.isEmpty else { return }
+    writer.submit(rows, batch: order.next())
+  }
+
+  /// On the loop, after the writer committed (one call may cover several commits).
+  private func writerProgressed() {
+    apply(writer.progress)
+  }
+
+  private func apply(_ progress: StoreWriter.Progress) {
+    guard !failed else { return }
+    if let failure = progress.failure {
+      failed = true
+      onFailure(failure)
+      return
+    }
+    let clients = order.advance(to: progress.durable)
+    guard !clients.isEmpty else { return }
+    onDurable(progress.durable, clients)
+    order.settle()
+  }
+
+  /// Shutdown: commits what is left, waits for the writer to end, writes what waited.
+  func finish() {
+    submit()
+    let progress = writer.close()
+    apply(progress)
+    wakeup.close()
+  }
+}

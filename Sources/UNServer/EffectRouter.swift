@@ -1,0 +1,58 @@
+import JSONRPC
+import UNDesktop
+import UNModel
+
+/// The one place the center's effects are executed (DESIGN habit 14): each effect goes
+/// to the desktop bridge (one call, it picks what it shows), and a callback to its
+/// connection's output, an event to the log, watchers and waits.  Everything that can
+/// cause effects (a request, a timer, a disconnect, a desktop answer) calls `route()`
+/// afterwards.
+///
+/// Loop-confined, owned by `Server`.
+final class EffectRouter {
+  let center: Center
+  let connections: Connections
+  let outbox: Outbox
+  let watchers: EventWatchers
+  let presentations: PresentationTimers
+  /// `--desktop`: the bridge to the desktop's notification server (Server+Desktop.swift).
+  var desktop: DesktopBridge?
+  /// Reused for taking the center's effects.
+  private var buffer: [Effect] = []
+
+  init(
+    center: Center, connections: Connections, outbox: Outbox, watchers: EventWatchers,
+    presentations: PresentationTimers
+  ) {
+    self.center = center
+    self.connections = connections
+    self.outbox = outbox
+    self.watchers = watchers
+    self.presentations = presentations
+  }
+
+  func route() {
+    // Taken into a reused array; routing may queue new effects, which the next call takes.
+    var taken = buffer
+    buffer = []
+    center.takeEffects(into: &taken)
+    defer {
+      taken.removeAll(keepingCapacity: true)
+      buffer = taken
+    }
+    for effect in taken {
+      desktop?.consume(effect)
+      switch effect {
+      case .callback(let session, let callback):
+        if case .presentForDecision(_, _, _, let id) = callback { presentations.start(id) }
+        guard let client = connections.clients[session], client.condition.isLive else { continue }
+        let (method, params) = ModelEncoding.callback(callback)
+        var bytes: [UInt8] = []
+        RPCEncoder.appendNotification(method: method, params: params, to: &bytes)
+        outbox.queueCallback(bytes, to: client)
+      case .event(let event):
+        watchers.publish(event)
+      }
+    }
+  }
+}

@@ -1,0 +1,160 @@
+import JSONRPC
+import UNModel
+import UVLoop
+
+/// What the daemon writes to its connections: answers and callbacks are encoded into a
+/// connection's output during the iteration, and written once per connection at its
+/// end (connections with callbacks first, so a callback goes out before the answer of
+/// the call that caused it), within the outbound limits.  With `--state`, output waits
+/// for the commit of the changes it reports (`CommitOrder`).
+///
+/// Loop-confined, owned by `Server`.
+final class Outbox {
+  let connections: Connections
+  let configuration: ServerConfiguration
+  let log: Log
+  /// With `--state`: which commit each iteration's output waits for.
+  let order: CommitOrder?
+  /// Reused for encoding one message before framing it.
+  private var scratch: [UInt8] = []
+  /// Reused for the dirty list of one flush.
+  private var flushing: [ClientConnection] = []
+
+  init(connections: Connections, configuration: ServerConfiguration, log: Log, order: CommitOrder?) {
+    self.connections = connections
+    self.configuration = configuration
+    self.log = log
+    self.order = order
+  }
+
+  /// Encodes an answer in the client's framing and queues it.
+  func queueAnswer(_ answer: Dispatcher.Answer, to client: ClientConnection) {
+    if client.framingOrDefault == .newlineDelimited {
+      // Encoded straight into the connection's output: a line needs no length up front.
+      Self.encode(answer, into: &client.output)
+      client.output.append(0x0A)
+      connections.markDirty(client)
+      return
+    }
+    scratch.removeAll(keepingCapacity: true)
+    Self.encode(answer, into: &scratch)
+    frame(to: client)
+  }
+
+  /// A batch's answers as one JSON array.
+  func queueBatch(_ answers: [Dispatcher.Answer], to client: ClientConnection) {
+    scratch.removeAll(keepingCapacity: true)
+    scratch.append(UInt8(ascii: "["))
+    for (i, answer) in answers.enumerated() {
+      if i > 0 { scratch.append(UInt8(ascii: ",")) }
+      Self.encode(answer, into: &scratch)
+    }
+    scratch.append(UInt8(ascii: "]"))
+    frame(to: client)
+  }
+
+  static func encode(_ answer: Dispatcher.Answer, into buffer: inout [UInt8]) {
+    switch answer {
+    case .result(let id, let value): RPCEncoder.appendResult(id: id, result: value, to: &buffer)
+    case .error(let id, let error): RPCEncoder.appendError(id: id, error: error, to: &buffer)
+    case .encoded(let id, let bytes): RPCEncoder.appendResult(id: id, encodedResult: bytes, to: &buffer)
+    case .deferred: assertionFailure("a deferred answer is not encoded")
+    }
+  }
+
+  private func frame(to client: ClientConnection) {
+    scratch.withUnsafeBytes { Framer.appendFrame($0, framing: client.framingOrDefault, to: &client.output) }
+    connections.markDirty(client)
+  }
+
+  /// Queues an encoded callback; such connections are flushed first.
+  func queueCallback(_ message: [UInt8], to client: ClientConnection) {
+    message.withUnsafeBytes { Framer.appendFrame($0, framing: client.framingOrDefault, to: &client.output) }
+    client.hasCallbacks = true
+    connections.markDirty(client)
+  }
+
+  /// End of the iteration: every dirty connection's output goes out, or waits for its
+  /// commit.
+  func flushAll() {
+    guard !connections.dirty.isEmpty else { return }
+    connections.takeDirty(into: &flushing)
+    for client in flushing where client.hasCallbacks { flush(client) }
+    for client in flushing where !client.hasCallbacks { flush(client) }
+    flushing.removeAll(keepingCapacity: true)
+  }
+
+  private func flush(_ client: ClientConnection) {
+    let callbacks = client.hasCallbacks
+    client.isDirty = false
+    client.hasCallbacks = false
+    guard !client.stream.isClosing else { return }
+    if let order, order.hold(client, callbacks: callbacks) { return }
+    guard writeOutput(client) else { return }
+    connections.finishIfDrained(client)
+  }
+
+  /// A commit became durable: the output that waited for it goes out, connections with
+  /// callbacks among it first.  Written straight to the socket: `output` may already
+  /// hold this iteration's later answers, which must not overtake it.
+  func release(upTo batch: UInt64, of clients: [ClientConnection]) {
+    for callbacksFirst in [true, false] {
+      for client in clients {
+        let ready = client.held.prefix { $0.batch <= batch }
+        guard !ready.isEmpty, ready.contains(where: { $0.callbacks }) == callbacksFirst else { continue }
+        var bytes: [UInt8] = []
+        for segment in ready { bytes.append(contentsOf: segment.bytes) }
+        client.held.removeFirst(ready.count)
+        guard client.condition != .closed, !client.stream.isClosing else { continue }
+        guard write(bytes, to: client) else { continue }
+        connections.finishIfDrained(client)
+      }
+    }
+  }
+
+  /// In memory (no commit to wait for), a connection that sends a long burst of requests
+  /// gets the answers written as they pile up, so it reads them and sends more while the
+  /// rest of the burst is handled, instead of waiting for the whole burst.  Only when no
+  /// callback is queued anywhere: callbacks must go out before the answers that caused
+  /// them.
+  func flushEarly(_ client: ClientConnection) {
+    guard order == nil, client.output.count >= Self.earlyFlushBytes, client.condition.isLive,
+      !client.stream.isClosing, connections.dirty.count == 1, !client.hasCallbacks
+    else { return }
+    _ = writeOutput(client)
+  }
+
+  static let earlyFlushBytes = 4096
+
+  /// Hands the connection's output to the socket; false when that dropped the connection.
+  private func writeOutput(_ client: ClientConnection) -> Bool {
+    guard !client.output.isEmpty else { return true }
+    guard write(client.output, to: client) else { return false }
+    if client.output.capacity > 1 << 20 {
+      client.output = []
+    } else {
+      client.output.removeAll(keepingCapacity: true)
+    }
+    return true
+  }
+
+  /// Writes bytes within the outbound limits: over the hard limit the connection is
+  /// dropped (false), over the soft limit its reading pauses.
+  private func write(_ bytes: [UInt8], to client: ClientConnection) -> Bool {
+    let waiting = client.stream.queuedWriteBytes + bytes.count
+    if waiting > configuration.outboundHardLimit {
+      log.warn(
+        "client_disconnected",
+        ["conn": "\(client.state.id)", "reason": "outboundHardLimit", "queued": "\(waiting)",
+         "limit": "\(configuration.outboundHardLimit)"])
+      connections.drop(client)
+      return false
+    }
+    client.stream.write(bytes)
+    if client.stream.queuedWriteBytes > configuration.outboundSoftLimit {
+      // It is not reading its answers: stop reading its requests until they drain.
+      connections.pause(client)
+    }
+    return true
+  }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import Synchronization
+
+/// The store's own thread (group commit off the daemon's loop): the loop hands it
+/// numbered batches of changes and goes on reading and parsing; the thread commits
+/// whatever has queued up since its last commit in one transaction, then records the
+/// highest batch number now durable and calls `notify` (which wakes the loop).
+///
+/// After a failed commit nothing more is written: a later batch applied without an
+/// earlier one would store a state the daemon never had.
+///
+/// `submit` and `progress` may be called from any thread (the loop); the store itself
+/// is used only by the writer thread from `init` until `close()` returns.
+public final class StoreWriter: Sendable {
+  public struct Progress: Sendable {
+    /// The highest batch number committed (0: none yet).
+    public var durable: UInt64 = 0
+    /// Why the store stopped writing.
+    public var failure: StoreError?
+  }
+
+  private struct Shared {
+    var queue: [(batch: UInt64, changes: [StoreChange])] = []
+    var progress = Progress()
+    var closing = false
+  }
+
+  private let shared = Mutex(Shared())
+  /// Signalled once per submitted batch and by `close`; the writer sleeps on it.
+  private let work = DispatchSemaphore(value: 0)
+  /// Signalled once, when the writer thread has closed the store and ends.
+  private let ended = DispatchSemaphore(value: 0)
+
+  /// Starts the writer thread, which owns `store` from now on.  `notify` runs on that
+  /// thread after every commit (successful or not).
+  public init(store: StateStore, notify: @escaping @Sendable () -> Void) {
+    let handOver = HandOver(store: store)
+    let thread = Thread { [self] in self.run(handOver.store, notify: notify) }
+    thread.name = "uncenterd-store"
+    thread.start()
+  }
+
+  /// Queues a batch; numbers must increase.
+  public func submit(_ changes: [StoreChange], batch: UInt64) {
+    shared.withLock { shared in
+      assert(!shared.closing, "StoreWriter.submit after close")
+      assert(shared.queue.last.map { $0.batch < batch } ?? true)
+      shared.queue.append((batch, changes))
+    }
+    work.signal()
+  }
+
+  public var progress: Progress { shared.withLock { $0.progress } }
+
+  /// Commits what is queued, closes the store and ends the thread; returns the final
+  /// progress.  Blocks the caller until then (shutdown only).
+  public func close() -> Progress {
+    let first = shared.withLock { shared in
+      defer { shared.closing = true }
+      return !shared.closing
+    }
+    if first {
+      work.signal()
+      ended.wait()
+    }
+    return progress
+  }
+
+  private func run(_ store: StateStore, notify: @Sendable () -> Void) {
+    while true {
+      work.wait()
+      let (batches, closing) = shared.withLock { shared in
+        defer { shared.queue.removeAll() }
+        return (shared.queue, shared.closing)
+      }
+      if let last = batches.last {
+        let failed = shared.withLock { $0.progress.failure != nil }
+        if !failed {
+          var changes: [StoreChange] = []
+          changes.reserveCapacity(batches.reduce(0) { $0 + $1.changes.count })
+          for batch in batches { changes.append(contentsOf: batch.changes) }
+          do {
+            try store.commit(changes)
+            shared.withLock { $0.progress.durable = last.batch }
+          } catch {
+            shared.withLock { $0.progress.failure = error }
+          }
+          notify()
+        }
+      }
+      if closing { break }
+    }
+    store.close()
+    ended.signal()
+  }
+}
+
+/// Carries the store to the writer thread.  `@unchecked Sendable` is safe because the
+/// store changes hands exactly once: the daemon stops using it before creating the
+/// writer (it loaded the state and made its start-up commit), and from then on only the
+/// writer thread touches it.
+private final class HandOver: @unchecked Sendable {
+  let store: StateStore
+  init(store: StateStore) { self.store = store }
+}

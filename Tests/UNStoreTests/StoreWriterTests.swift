@@ -1,0 +1,88 @@
+import Foundation
+import Synchronization
+import UNStore
+import XCTest
+
+final class StoreWriterTests: XCTestCase {
+  private var directory = ""
+
+  override func setUp() {
+    directory = NSTemporaryDirectory() + "unstore-writer-\(UUID().uuidString)"
+  }
+
+  override func tearDown() {
+    try? FileManager.default.removeItem(atPath: directory)
+  }
+
+  private func put(_ key: String, _ text: String) -> StoreChange {
+    .put(StoredRow(table: "t", app: "a", key: key, value: Array(text.utf8)))
+  }
+
+  /// Batches committed on the writer thread, in order (a later put of the same row wins),
+  /// all durable once `close` returns, and readable by a new store on the same directory.
+  func testBatchesAreCommittedInOrderOnTheWriterThread() throws {
+    let notified = Counter()
+    let writer = StoreWriter(store: try SQLiteStore(directory: directory, durability: .normal)) {
+      notified.increment()
+    }
+    for batch in 1...200 as ClosedRange<UInt64> {
+      writer.submit([put("k\(batch % 7)", "v\(batch)"), put("last", "\(batch)")], batch: batch)
+    }
+    let final = writer.close()
+    XCTAssertEqual(final.durable, 200)
+    XCTAssertNil(final.failure)
+    // Group commit: at least one commit, never more than one per batch.
+    XCTAssertGreaterThanOrEqual(notified.value, 1)
+    XCTAssertLessThanOrEqual(notified.value, 200)
+    let reopened = try SQLiteStore(directory: directory, durability: .normal)
+    let rows = Dictionary(uniqueKeysWithValues: try reopened.loadAll().map { ($0.key, String(decoding: $0.value, as: UTF8.self)) })
+    XCTAssertEqual(rows["last"], "200")
+    XCTAssertEqual(rows["k0"], "v196")
+    XCTAssertEqual(rows["k4"], "v200")
+    reopened.close()
+  }
+
+  /// A failed commit stops the writer: the failure is reported, and no later batch is
+  /// written (it would store a state the daemon never had).
+  func testAFailedCommitStopsWriting() throws {
+    let store = FailingStore(failAt: 2)
+    let writer = StoreWriter(store: store) {}
+    writer.submit([put("a", "1")], batch: 1)
+    // Waits for batch 1 alone, so batch 2 is its own commit.
+    while writer.progress.durable < 1 { usleep(1000) }
+    writer.submit([put("b", "2")], batch: 2)
+    writer.submit([put("c", "3")], batch: 3)
+    let final = writer.close()
+    XCTAssertEqual(final.durable, 1)
+    XCTAssertNotNil(final.failure)
+    XCTAssertEqual(store.committedKeys, ["a"])
+    XCTAssertTrue(store.closed)
+  }
+}
+
+private final class Counter: Sendable {
+  private let count = Mutex(0)
+  var value: Int { count.withLock { $0 } }
+  func increment() { count.withLock { $0 += 1 } }
+}
+
+/// A store whose `failAt`-th commit fails; records what it committed.  Only the writer
+/// thread uses it once handed over; the test reads it after `close` joined that thread.
+private final class FailingStore: StateStore {
+  let failAt: Int
+  var commits = 0
+  var committedKeys: [String] = []
+  var closed = false
+
+  init(failAt: Int) { self.failAt = failAt }
+
+  func loadAll() throws(StoreError) -> [StoredRow] { [] }
+
+  func commit(_ changes: [StoreChange]) throws(StoreError) {
+    commits += 1
+    if commits == failAt { throw StoreError("disk full") }
+    for case .put(let row) in changes { committedKeys.append(row.key) }
+  }
+
+  func close() { closed = true }
+}
