@@ -1,6 +1,7 @@
 import Foundation
 import JSONRPC
 import UNDesktop
+import UNEndpoint
 import UNModel
 import UNStore
 import UVLoop

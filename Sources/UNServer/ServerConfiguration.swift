@@ -4,9 +4,6 @@ import UNEndpoint
 import UNModel
 import UNStore
 
-/// The socket path rule the clients use too, under its own name in every file of this module.
-typealias SocketPath = UNEndpoint.SocketPath
-
 /// Everything `uncenterd`'s command line decides.
 public struct ServerConfiguration: Sendable {
   public static let version = "0.1.0"
