@@ -46,7 +46,9 @@ func parseOnly() {
 }
 
 func decodeOnly() {
-  if case .single(.request(let request)) = RPCDecoder.decode(value: parsedRequest) { sink &+= request.method.utf8.count }
+  if case .single(.request(let request)) = RPCDecoder.decode(value: parsedRequest) {
+    sink &+= request.method.utf8.count
+  }
 }
 
 func encodeOnly() {
@@ -89,7 +91,8 @@ let foundationNs = measure(foundationIterations, foundation)
 
 func line(_ name: String, _ iterations: Int, _ ns: Double) -> String {
   let opsPerSecond = 1e9 / ns
-  return "\(name.padding(toLength: 38, withPad: " ", startingAt: 0)) \(String(format: "%9.0f ns/op %12.0f ops/s", ns, opsPerSecond))  (\(iterations) iterations)"
+  return
+    "\(name.padding(toLength: 38, withPad: " ", startingAt: 0)) \(String(format: "%9.0f ns/op %12.0f ops/s", ns, opsPerSecond))  (\(iterations) iterations)"
 }
 
 print("request: \(requestBytes.count) bytes")

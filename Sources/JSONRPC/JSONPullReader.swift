@@ -40,7 +40,9 @@ public struct JSONPullReader {
         k += 8
       }
       while k < count {
-        guard a.load(fromByteOffset: k, as: UInt8.self) == b.load(fromByteOffset: k, as: UInt8.self) else { return false }
+        guard a.load(fromByteOffset: k, as: UInt8.self) == b.load(fromByteOffset: k, as: UInt8.self) else {
+          return false
+        }
         k += 1
       }
       return true

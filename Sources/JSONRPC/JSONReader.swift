@@ -140,9 +140,15 @@ struct JSONReader {
   private mutating func readScalar(_ byte: UInt8) throws(JSONParseError) -> JSONValue {
     switch byte {
     case UInt8(ascii: "\""): return .string(try readString())
-    case UInt8(ascii: "t"): try readLiteral("true"); return .bool(true)
-    case UInt8(ascii: "f"): try readLiteral("false"); return .bool(false)
-    case UInt8(ascii: "n"): try readLiteral("null"); return .null
+    case UInt8(ascii: "t"):
+      try readLiteral("true")
+      return .bool(true)
+    case UInt8(ascii: "f"):
+      try readLiteral("false")
+      return .bool(false)
+    case UInt8(ascii: "n"):
+      try readLiteral("null")
+      return .null
     case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try readNumber()
     default: throw unexpected()
     }

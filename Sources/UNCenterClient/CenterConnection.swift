@@ -77,7 +77,8 @@ final class CenterConnection: Sendable {
 
   /// Sends a request and waits for its result; a JSON-RPC error is thrown as `.rpc`.
   func call(_ method: String, _ params: JSONValue? = nil) async throws(UNCenterError) -> JSONValue {
-    let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<JSONValue, UNCenterError>, Never>) in
+    let result = await withCheckedContinuation {
+      (continuation: CheckedContinuation<Result<JSONValue, UNCenterError>, Never>) in
       send(method, params) { continuation.resume(returning: $0) }
     }
     return try result.get()

@@ -37,7 +37,9 @@ public final class RPCConnection {
       raw[bytes.count] = 0
     }
     let rc = withUnsafePointer(to: &addr) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+      }
     }
     guard rc == 0 else {
       throw ConnectionError(path: path, reason: String(cString: strerror(errno)))

@@ -57,7 +57,8 @@ open class UNNotificationAction: NSObject, @unchecked Sendable {
     if let t = v["textInput"], case .object = t {
       return UNTextInputNotificationAction(
         identifier: identifier, title: title, options: options,
-        textInputButtonTitle: t["buttonTitle"]?.stringValue ?? "", textInputPlaceholder: t["placeholder"]?.stringValue ?? "")
+        textInputButtonTitle: t["buttonTitle"]?.stringValue ?? "",
+        textInputPlaceholder: t["placeholder"]?.stringValue ?? "")
     }
     return UNNotificationAction(identifier: identifier, title: title, options: options)
   }

@@ -73,7 +73,9 @@ open class UNNotificationAttachment: NSObject, @unchecked Sendable {
 
   /// `{identifier, url: "file:///absolute/path", type?}`.
   var wireValue: JSONValue {
-    var m: [JSONMember] = [JSONMember("identifier", .string(identifier)), JSONMember("url", .string(url.absoluteString))]
+    var m: [JSONMember] = [
+      JSONMember("identifier", .string(identifier)), JSONMember("url", .string(url.absoluteString)),
+    ]
     if let typeHint { m.append(JSONMember("type", .string(typeHint))) }
     return .object(m)
   }

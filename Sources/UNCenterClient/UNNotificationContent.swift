@@ -123,16 +123,34 @@ open class UNNotificationContent: NSObject, NSCopying, NSMutableCopying, @unchec
 /// `UNMutableNotificationContent`: the content an app fills in
 /// (`let content = UNMutableNotificationContent(); content.title = "…"`).
 open class UNMutableNotificationContent: UNNotificationContent, @unchecked Sendable {
-  public override var title: String { get { fields.title } set { fields.title = newValue } }
-  public override var subtitle: String { get { fields.subtitle } set { fields.subtitle = newValue } }
-  public override var body: String { get { fields.body } set { fields.body = newValue } }
-  public override var badge: NSNumber? { get { fields.badge } set { fields.badge = newValue } }
-  public override var sound: UNNotificationSound? { get { fields.sound } set { fields.sound = newValue } }
+  public override var title: String {
+    get { fields.title }
+    set { fields.title = newValue }
+  }
+  public override var subtitle: String {
+    get { fields.subtitle }
+    set { fields.subtitle = newValue }
+  }
+  public override var body: String {
+    get { fields.body }
+    set { fields.body = newValue }
+  }
+  public override var badge: NSNumber? {
+    get { fields.badge }
+    set { fields.badge = newValue }
+  }
+  public override var sound: UNNotificationSound? {
+    get { fields.sound }
+    set { fields.sound = newValue }
+  }
   public override var attachments: [UNNotificationAttachment] {
     get { fields.attachments }
     set { fields.attachments = newValue }
   }
-  public override var userInfo: [AnyHashable: Any] { get { fields.userInfo } set { fields.userInfo = newValue } }
+  public override var userInfo: [AnyHashable: Any] {
+    get { fields.userInfo }
+    set { fields.userInfo = newValue }
+  }
   public override var categoryIdentifier: String {
     get { fields.categoryIdentifier }
     set { fields.categoryIdentifier = newValue }

@@ -85,7 +85,9 @@ open class UNCalendarNotificationTrigger: UNNotificationTrigger, @unchecked Send
     if let zone = matchingTimeZone { calendar.timeZone = zone }
     var matching = DateComponents()
     for (_, component) in Self.fields {
-      if let v = dateComponents.value(for: component), v != NSDateComponentUndefined { matching.setValue(v, for: component) }
+      if let v = dateComponents.value(for: component), v != NSDateComponentUndefined {
+        matching.setValue(v, for: component)
+      }
     }
     return calendar.nextDate(after: Date(), matching: matching, matchingPolicy: .nextTime)
   }

@@ -25,7 +25,8 @@ extension UNUserNotificationCenter {
   }
 
   public func setNotificationCategories(_ categories: Set<UNNotificationCategory>) {
-    send("registerCategories", Self.categoriesParams(categories.sorted { $0.identifier < $1.identifier }), completion: nil)
+    send(
+      "registerCategories", Self.categoriesParams(categories.sorted { $0.identifier < $1.identifier }), completion: nil)
   }
 
   public func getNotificationCategories(completionHandler: @escaping (Set<UNNotificationCategory>) -> Void) {
@@ -40,8 +41,9 @@ extension UNUserNotificationCenter {
     }
   }
 
-  public func add(_ request: UNNotificationRequest, withCompletionHandler completionHandler: (((any Error)?) -> Void)? = nil)
-  {
+  public func add(
+    _ request: UNNotificationRequest, withCompletionHandler completionHandler: (((any Error)?) -> Void)? = nil
+  ) {
     let handler = completionHandler.map { Handler(body: $0) }
     send("scheduleLocal", request.wireValue) { [self] result in
       let error: (any Error)?
@@ -78,8 +80,9 @@ extension UNUserNotificationCenter {
 
   public func removeAllDeliveredNotifications() { send("removeDelivered", .object([]), completion: nil) }
 
-  public func setBadgeCount(_ newBadgeCount: Int, withCompletionHandler completionHandler: (((any Error)?) -> Void)? = nil)
-  {
+  public func setBadgeCount(
+    _ newBadgeCount: Int, withCompletionHandler completionHandler: (((any Error)?) -> Void)? = nil
+  ) {
     let handler = completionHandler.map { Handler(body: $0) }
     if let invalid = Self.badgeError(newBadgeCount) {
       DispatchQueue.global().async { handler?.body(invalid) }

@@ -1,7 +1,7 @@
 import Foundation
 import JSONRPC
-import UNEndpoint
 import Synchronization
+import UNEndpoint
 
 /// `UNUserNotificationCenter`: one app's connection to `uncenterd`.
 ///
@@ -175,7 +175,8 @@ public final class UNUserNotificationCenter: @unchecked Sendable {
   }
 
   /// Sends without waiting; `completion` (if any) gets the answer on a background queue.
-  func send(_ method: String, _ params: JSONValue?, completion: (@Sendable (Result<JSONValue, UNCenterError>) -> Void)?) {
+  func send(_ method: String, _ params: JSONValue?, completion: (@Sendable (Result<JSONValue, UNCenterError>) -> Void)?)
+  {
     let answer: CenterConnection.Completion = { result in
       guard let completion else { return }
       DispatchQueue.global().async { completion(result) }

@@ -24,12 +24,14 @@ public protocol UNUserNotificationCenterDelegate: AnyObject {
     _ center: UNUserNotificationCenter, didReceive response: UNNotificationResponse,
     withCompletionHandler completionHandler: @escaping @Sendable () -> Void)
 
-  @MainActor func userNotificationCenter(_ center: UNUserNotificationCenter, didReceive response: UNNotificationResponse)
+  @MainActor func userNotificationCenter(
+    _ center: UNUserNotificationCenter, didReceive response: UNNotificationResponse)
     async
 
   /// The user asked for the app's notification settings.  The daemon has no Settings
   /// app, so it is never called; it exists so that delegates written for iOS compile.
-  @MainActor func userNotificationCenter(_ center: UNUserNotificationCenter, openSettingsFor notification: UNNotification?)
+  @MainActor func userNotificationCenter(
+    _ center: UNUserNotificationCenter, openSettingsFor notification: UNNotification?)
 }
 
 extension UNUserNotificationCenterDelegate {

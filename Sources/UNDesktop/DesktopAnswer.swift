@@ -35,7 +35,9 @@ public struct DesktopAnswer: Sendable, Hashable {
   /// The answer a signal means for the notification `identifier` of `app`, shown with
   /// the text-input action `replyAction` (nil when none was offered); nil when the signal
   /// changes nothing (closed because it expired, by us, or for no stated reason).
-  public static func from(_ signal: DesktopSignal, app: String, identifier: String, replyAction: String?) -> DesktopAnswer? {
+  public static func from(_ signal: DesktopSignal, app: String, identifier: String, replyAction: String?)
+    -> DesktopAnswer?
+  {
     switch signal {
     case .actionInvoked(_, let key):
       let action = key == NotifyArguments.defaultActionKey ? SystemAction.defaultAction : key
@@ -72,9 +74,10 @@ public enum DesktopMode: String, Sendable, CaseIterable {
 
   /// `auto`: on when a session bus is reachable: `$DBUS_SESSION_BUS_ADDRESS` is set, or
   /// `$XDG_RUNTIME_DIR/bus` exists (or `--desktop-bus` names one).
-  public static func sessionBusReachable(environment: [String: String], explicitAddress: String?,
-    fileExists: (String) -> Bool) -> Bool
-  {
+  public static func sessionBusReachable(
+    environment: [String: String], explicitAddress: String?,
+    fileExists: (String) -> Bool
+  ) -> Bool {
     if explicitAddress != nil { return true }
     if let address = environment["DBUS_SESSION_BUS_ADDRESS"], !address.isEmpty { return true }
     if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty { return fileExists(runtime + "/bus") }

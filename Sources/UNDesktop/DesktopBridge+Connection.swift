@@ -90,7 +90,11 @@ extension DesktopBridge {
   /// `NameOwnerChanged` for the notification server: gone, or a (new) server there.
   func ownerChanged(to owner: String) {
     if capabilities != nil { serverGone() }
-    if !owner.isEmpty { askCapabilities() } else { unavailable("desktop_no_server", "the notification server left the bus") }
+    if !owner.isEmpty {
+      askCapabilities()
+    } else {
+      unavailable("desktop_no_server", "the notification server left the bus")
+    }
   }
 
   /// What was shown is gone with the server; banners missed meanwhile are not shown later.
@@ -124,7 +128,9 @@ extension DesktopBridge {
       return
     }
     warned = true
-    log(.warn, event, [("error", why), ("retry", bus == nil ? "every \(retryMilliseconds / 1000) s" : "when the server appears")])
+    log(
+      .warn, event,
+      [("error", why), ("retry", bus == nil ? "every \(retryMilliseconds / 1000) s" : "when the server appears")])
   }
 
   private func scheduleRetry() {

@@ -108,9 +108,11 @@ final class DesktopBus {
     }
     var slot: OpaquePointer?
     let userdata = Unmanaged.passRetained(handler).toOpaque()
-    let r = fn.sd_bus_call_async(bus, &slot, message, { m, userdata, _ in
-      BusHandler.invoke(m, userdata)
-    }, userdata, 0)
+    let r = fn.sd_bus_call_async(
+      bus, &slot, message,
+      { m, userdata, _ in
+        BusHandler.invoke(m, userdata)
+      }, userdata, 0)
     guard r >= 0 else {
       Unmanaged<BusHandler>.fromOpaque(userdata).release()
       throw .bus(operation: "sd_bus_call_async \(member)", errno: -r)
@@ -127,9 +129,11 @@ final class DesktopBus {
     let box = BusHandler { [library] raw in handler(BusMessage(raw: raw, library: library)) }
     let userdata = Unmanaged.passRetained(box).toOpaque()
     var slot: OpaquePointer?
-    let r = library.fn.sd_bus_match_signal_async(bus, &slot, nil, path, interface, member, { m, userdata, _ in
-      BusHandler.invoke(m, userdata)
-    }, nil, userdata)
+    let r = library.fn.sd_bus_match_signal_async(
+      bus, &slot, nil, path, interface, member,
+      { m, userdata, _ in
+        BusHandler.invoke(m, userdata)
+      }, nil, userdata)
     guard r >= 0 else {
       Unmanaged<BusHandler>.fromOpaque(userdata).release()
       throw .bus(operation: "sd_bus_match_signal_async \(member)", errno: -r)

@@ -72,7 +72,8 @@ extension Center {
         app.nextAnswer = nil
         return
       }
-      guard app.authorization == .notDetermined || (app.authorization == .provisional && !options.contains(.provisional))
+      guard
+        app.authorization == .notDetermined || (app.authorization == .provisional && !options.contains(.provisional))
       else { return }
       if options.contains(.provisional), app.authorization == .notDetermined {
         app.authorization = .provisional

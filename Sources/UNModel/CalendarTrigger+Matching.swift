@@ -24,8 +24,13 @@ struct CalendarPattern: Sendable, Hashable {
     // The largest specified unit: 0 year, 1 month, 2 day or weekday, 3 hour, 4 minute,
     // 5 second.  Unspecified units smaller than it take their minimum; larger ones are free.
     let largest =
-      c.year != nil ? 0 : c.month != nil ? 1 : (c.day != nil || c.weekday != nil) ? 2
-      : c.hour != nil ? 3 : c.minute != nil ? 4 : 5
+      c.year != nil
+      ? 0
+      : c.month != nil
+        ? 1
+        : (c.day != nil || c.weekday != nil)
+          ? 2
+          : c.hour != nil ? 3 : c.minute != nil ? 4 : 5
     year = c.year.map(Int64.init)
     month = c.month.map(Int64.init) ?? (largest < 1 ? 1 : nil)
     day = c.day.map(Int64.init) ?? (c.weekday == nil && largest < 2 ? 1 : nil)

@@ -65,7 +65,8 @@ extension Center {
     let id = prepared.response.responseId
     pendingExtensionResponses[id] = PendingExtensionResponse(app: appId, prepared: prepared, session: session)
     agenda.add(
-      .extensionResponseTimeout(responseId: id), at: clock.now.adding(milliseconds: configuration.extensionMilliseconds))
+      .extensionResponseTimeout(responseId: id), at: clock.now.adding(milliseconds: configuration.extensionMilliseconds)
+    )
     effects.append(.callback(session, .didReceiveResponse(responseId: id, response: prepared.response)))
   }
 

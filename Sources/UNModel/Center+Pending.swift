@@ -64,7 +64,8 @@ extension Center {
         touchApp(appId, existing).takePending(request.identifier)
         result.replaced = true
       }
-      result.warnings.append("not scheduled: the calendar trigger can never fire (no matching date after \(now.rfc3339))")
+      result.warnings.append(
+        "not scheduled: the calendar trigger can never fire (no matching date after \(now.rfc3339))")
       emit(.dropped, app: appId, [("identifier", .string(request.identifier)), ("reason", .string("neverFires"))])
       return result
     }

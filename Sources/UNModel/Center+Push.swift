@@ -12,7 +12,8 @@ extension Center {
     guard !id.isEmpty else { throw .invalidParams(field: "identifier", problem: "must be a non-empty string") }
     if let event = push.liveActivityEvent {
       // ActivityKit's, not Notification Center's: recorded, not shown.
-      emit(.pushed, app: appId, [("identifier", .string(id)), ("silent", .bool(false)), ("liveActivity", .string(event))])
+      emit(
+        .pushed, app: appId, [("identifier", .string(id)), ("silent", .bool(false)), ("liveActivity", .string(event))])
       return (id, false)
     }
     emit(.pushed, app: appId, [("identifier", .string(id)), ("silent", .bool(push.silent))])
@@ -83,7 +84,8 @@ extension Center {
       return
     }
     pendingModifications[requestId] = nil
-    emit(.modified, app: pending.app, [("identifier", .string(pending.request.identifier)), ("modified", .bool(false))])
+    emit(
+      .modified, app: pending.app, [("identifier", .string(pending.request.identifier)), ("modified", .bool(false))])
     deliver(app: pending.app, pending.request, date: clock.now, late: false)
   }
 
@@ -103,7 +105,8 @@ extension Center {
       agenda.remove(.serviceWillExpire(requestId: id))
       agenda.remove(.serviceTimeout(requestId: id))
       pendingModifications[id] = nil
-      emit(.modified, app: pending.app, [("identifier", .string(pending.request.identifier)), ("modified", .bool(false))])
+      emit(
+        .modified, app: pending.app, [("identifier", .string(pending.request.identifier)), ("modified", .bool(false))])
       deliver(app: pending.app, pending.request, date: clock.now, late: false)
     }
   }

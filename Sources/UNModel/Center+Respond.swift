@@ -101,7 +101,9 @@ extension Center {
       }
       if prepared.foreground { app.wantsForeground = true }
     }
-    guard prepared.tellsApp else { return RespondResult(responseId: response.responseId, delivered: false, queued: false) }
+    guard prepared.tellsApp else {
+      return RespondResult(responseId: response.responseId, delivered: false, queued: false)
+    }
     var deadline: Instant?
     if prepared.background {
       let d = clock.now.adding(milliseconds: configuration.backgroundActionMilliseconds)

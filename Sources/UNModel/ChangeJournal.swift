@@ -29,7 +29,8 @@ public struct ChangeSet: Sendable {
   public internal(set) var forgottenEvents: [UInt64] = []
 
   public var isEmpty: Bool {
-    apps.isEmpty && categories.isEmpty && strings.isEmpty && pending.isEmpty && removedPending.isEmpty && delivered.isEmpty
+    apps.isEmpty && categories.isEmpty && strings.isEmpty && pending.isEmpty && removedPending.isEmpty
+      && delivered.isEmpty
       && queued.isEmpty && resets.isEmpty && !globals && events.isEmpty && forgottenEvents.isEmpty
   }
 }

@@ -58,7 +58,8 @@ enum AttachmentStore {
           try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
           try FileManager.default.copyItem(atPath: source, toPath: target)
         } catch {
-          throw RPCError.invalidParams(field: field, "cannot copy \(source) into the data store: \(error.localizedDescription)")
+          throw RPCError.invalidParams(
+            field: field, "cannot copy \(source) into the data store: \(error.localizedDescription)")
         }
         made.append(target)
         c.attachments[i].url = URL(fileURLWithPath: target).absoluteString

@@ -40,7 +40,8 @@ enum ModelDecoding {
         buttonTitle: try t.string("buttonTitle") ?? "", placeholder: try t.string("placeholder") ?? "")
     }
     return Action(
-      identifier: try p.requiredString("identifier", nonEmpty: false), title: try p.requiredString("title", nonEmpty: false),
+      identifier: try p.requiredString("identifier", nonEmpty: false),
+      title: try p.requiredString("title", nonEmpty: false),
       options: try p.enumArray("options", ActionOption.self) ?? [], textInput: textInput)
   }
 

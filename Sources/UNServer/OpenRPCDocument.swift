@@ -6,9 +6,10 @@ import JSONRPC
 enum OpenRPCDocument {
   static let value: JSONValue = {
     let bytes = Array(text.utf8)
-    return (try? bytes.withUnsafeBytes { (b: UnsafeRawBufferPointer) throws(JSONParseError) in
-      try JSONParser.parse(b)
-    }) ?? .null
+    return
+      (try? bytes.withUnsafeBytes { (b: UnsafeRawBufferPointer) throws(JSONParseError) in
+        try JSONParser.parse(b)
+      }) ?? .null
   }()
 
   static let text = #"""

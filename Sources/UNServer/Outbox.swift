@@ -145,8 +145,10 @@ final class Outbox {
     if waiting > configuration.outboundHardLimit {
       log.warn(
         "client_disconnected",
-        ["conn": "\(client.state.id)", "reason": "outboundHardLimit", "queued": "\(waiting)",
-         "limit": "\(configuration.outboundHardLimit)"])
+        [
+          "conn": "\(client.state.id)", "reason": "outboundHardLimit", "queued": "\(waiting)",
+          "limit": "\(configuration.outboundHardLimit)",
+        ])
       connections.drop(client)
       return false
     }

@@ -115,7 +115,9 @@ struct Params {
       guard case .string(let s) = e else {
         throw RPCError.invalidParams(field: field(name) + "[\(i)]", "expected a string, got \(e.typeName)")
       }
-      if nonEmpty, s.isEmpty { throw RPCError.invalidParams(field: field(name) + "[\(i)]", "must be a non-empty string") }
+      if nonEmpty, s.isEmpty {
+        throw RPCError.invalidParams(field: field(name) + "[\(i)]", "must be a non-empty string")
+      }
       out.append(s)
     }
     return out

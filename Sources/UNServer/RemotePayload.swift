@@ -97,7 +97,8 @@ enum RemotePayload {
       case "active": c.interruptionLevel = .active
       case "time-sensitive": c.interruptionLevel = .timeSensitive
       case "critical": c.interruptionLevel = .critical
-      default: r.ignore("aps.interruption-level", expected: "passive, active, time-sensitive or critical", got: .string(level))
+      default:
+        r.ignore("aps.interruption-level", expected: "passive, active, time-sensitive or critical", got: .string(level))
       }
     }
     if let score = aps["relevance-score"], score != .null {

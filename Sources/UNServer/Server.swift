@@ -103,7 +103,10 @@ public final class Server {
     try persistence.load(into: center)
     log.info(
       "state_loaded",
-      ["dir": directory, "apps": "\(center.apps.count)", "pending": "\(center.apps.values.reduce(0) { $0 + $1.pending.count })"])
+      [
+        "dir": directory, "apps": "\(center.apps.count)",
+        "pending": "\(center.apps.values.reduce(0) { $0 + $1.pending.count })",
+      ])
     if !center.clock.isManual {
       // Triggers missed while the daemon was down fire once, marked late (SPEC §8).
       let missed = center.fireDue(upTo: center.clock.now, late: true)

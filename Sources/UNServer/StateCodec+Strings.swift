@@ -12,7 +12,9 @@ extension StateCodec {
     guard case .object(let members) = v else { throw Corrupt(description: "strings: expected an object") }
     var out: [String: String] = [:]
     for m in members {
-      guard case .string(let format) = m.value else { throw Corrupt(description: "strings: '\(m.name)' is not a string") }
+      guard case .string(let format) = m.value else {
+        throw Corrupt(description: "strings: '\(m.name)' is not a string")
+      }
       out[m.name] = format
     }
     return out

@@ -21,7 +21,11 @@ extension WireBytes {
     text(v, .threadIdentifier, &o)
     o.append(contentsOf: defaultContentTail)
     key(#","trigger":{"type":"timeInterval","timeInterval":"#, &o)
-    if t.seconds == t.seconds.rounded(.towardZero), t.seconds < 1e9 { integer(Int(t.seconds), &o) } else { number(.double(t.seconds), &o) }
+    if t.seconds == t.seconds.rounded(.towardZero), t.seconds < 1e9 {
+      integer(Int(t.seconds), &o)
+    } else {
+      number(.double(t.seconds), &o)
+    }
     key(t.repeats ? #","repeats":true}"# : #","repeats":false}"#, &o)
     key(#","nextTriggerDate":"#, &o)
     date(v.nextDate, &o)

@@ -86,7 +86,11 @@ enum WireBytes {
       case .sound:
         guard let s = c.sound else { continue }
         name(i)
-        if s.isPlain, s.name == nil { key(#""default""#, &o) } else { JSONWriter.append(ModelEncoding.sound(s), to: &o) }
+        if s.isPlain, s.name == nil {
+          key(#""default""#, &o)
+        } else {
+          JSONWriter.append(ModelEncoding.sound(s), to: &o)
+        }
       case .userInfo:
         name(i)
         o.append(contentsOf: c.userInfo.bytes)
@@ -110,7 +114,11 @@ enum WireBytes {
     switch r.trigger {
     case .timeInterval(let t)?:
       key(#"{"type":"timeInterval","timeInterval":"#, &o)
-      if t.seconds == t.seconds.rounded(.towardZero), t.seconds < 1e9 { integer(Int(t.seconds), &o) } else { number(.double(t.seconds), &o) }
+      if t.seconds == t.seconds.rounded(.towardZero), t.seconds < 1e9 {
+        integer(Int(t.seconds), &o)
+      } else {
+        number(.double(t.seconds), &o)
+      }
       key(t.repeats ? #","repeats":true}"# : #","repeats":false}"#, &o)
     case let other:
       JSONWriter.append(ModelEncoding.trigger(other), to: &o)

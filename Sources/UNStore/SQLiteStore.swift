@@ -115,7 +115,8 @@ public final class SQLiteStore: StateStore {
       break
     default:
       throw StoreError(
-        "\(path) has schema version \(version); this uncenterd understands up to \(Self.schemaVersion) (refusing to touch it)")
+        "\(path) has schema version \(version); this uncenterd understands up to \(Self.schemaVersion) (refusing to touch it)"
+      )
     }
     put = try prepare("INSERT OR REPLACE INTO rows (tbl, app, key, value) VALUES (?1, ?2, ?3, ?4)")
     delete = try prepare("DELETE FROM rows WHERE tbl = ?1 AND app = ?2 AND key = ?3")
@@ -156,7 +157,8 @@ public final class SQLiteStore: StateStore {
 
   public func loadAll() throws(StoreError) -> [StoredRow] {
     let stmt = try prepare(
-      "SELECT tbl, app, key, value FROM rows UNION ALL SELECT tbl, app, CAST(num AS TEXT), value FROM numbered ORDER BY 1, 2, 3")
+      "SELECT tbl, app, key, value FROM rows UNION ALL SELECT tbl, app, CAST(num AS TEXT), value FROM numbered ORDER BY 1, 2, 3"
+    )
     defer { sqlite3_finalize(stmt) }
     var rows: [StoredRow] = []
     while true {
@@ -196,7 +198,10 @@ public final class SQLiteStore: StateStore {
       bind(stmt, 1, row.table)
       bind(stmt, 2, row.app)
       bind(stmt, 3, row.key)
-      _ = row.value.withUnsafeBytes { sqlite3_bind_blob(stmt, 4, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32($0.count), uncenter_sqlite_transient()) }
+      _ = row.value.withUnsafeBytes {
+        sqlite3_bind_blob(
+          stmt, 4, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32($0.count), uncenter_sqlite_transient())
+      }
     case .delete(let table, let app, let key):
       stmt = delete
       bind(stmt, 1, table)
@@ -215,7 +220,10 @@ public final class SQLiteStore: StateStore {
       bind(stmt, 1, table)
       sqlite3_bind_int64(stmt, 2, Int64(bitPattern: number))
       bind(stmt, 3, app)
-      _ = value.withUnsafeBytes { sqlite3_bind_blob(stmt, 4, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32($0.count), uncenter_sqlite_transient()) }
+      _ = value.withUnsafeBytes {
+        sqlite3_bind_blob(
+          stmt, 4, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32($0.count), uncenter_sqlite_transient())
+      }
     case .deleteNumbered(let table, let number):
       stmt = deleteNumbered
       bind(stmt, 1, table)

@@ -70,7 +70,8 @@ public final class MemoryStore: StateStore {
       case .delete(let table, let app, let key): rows[Self.id(table, app, key)] = nil
       case .deleteApp(let app): rows = rows.filter { $0.value.app != app || $0.key.contains(Self.numberedMark) }
       case .putNumbered(let table, let app, let number, let value):
-        rows[Self.id(table, "\u{1}", String(number))] = StoredRow(table: table, app: app, key: String(number), value: value)
+        rows[Self.id(table, "\u{1}", String(number))] = StoredRow(
+          table: table, app: app, key: String(number), value: value)
       case .deleteNumbered(let table, let number): rows[Self.id(table, "\u{1}", String(number))] = nil
       }
     }

@@ -11,15 +11,17 @@ extension EventLoop {
     guard !isClosed else { return }
     // uv_close does not unlink a handle from the loop's queue until its close callback,
     // so closing while walking is safe (libuv's own test helper does the same).
-    uv_walk(raw, { handle, _ in
-      guard let handle, uv_is_closing(handle) == 0 else { return }
-      if handle.pointee.data != nil {
-        LoopHandle.from(handle).close()
-      } else {
-        // Not created by UVLoop (nothing can own memory we would need to release).
-        uv_close(handle, nil)
-      }
-    }, nil)
+    uv_walk(
+      raw,
+      { handle, _ in
+        guard let handle, uv_is_closing(handle) == 0 else { return }
+        if handle.pointee.data != nil {
+          LoopHandle.from(handle).close()
+        } else {
+          // Not created by UVLoop (nothing can own memory we would need to release).
+          uv_close(handle, nil)
+        }
+      }, nil)
   }
 
   /// Closes every handle, runs the loop until their close callbacks ran, then closes the

@@ -57,8 +57,9 @@ public final class EventLoop {
 
   /// Debug-build check that the caller is on the loop's thread; free in release builds.
   public func assertOnLoopThread(file: StaticString = #fileID, line: UInt = #line) {
-    assert(pthread_equal(pthread_self(), ownerThread) != 0,
-           "EventLoop used off its thread", file: file, line: line)
+    assert(
+      pthread_equal(pthread_self(), ownerThread) != 0,
+      "EventLoop used off its thread", file: file, line: line)
   }
 
   /// Runs until there are no active, referenced handles or `stop()` was called.

@@ -36,12 +36,14 @@ public final class LoopCheck: LoopHandle {
     guard !isClosing else { throw UVError(code: UV_EINVAL.rawValue, operation: "uv_check_start") }
     self.callback = callback
     try uvCheck(
-      uv_check_start(check, { check in
-        let this = LoopCheck.from(check)
-        // Copy first: the callback may close this handle, which drops the stored closure.
-        guard let callback = this.callback else { return }
-        callback()
-      }),
+      uv_check_start(
+        check,
+        { check in
+          let this = LoopCheck.from(check)
+          // Copy first: the callback may close this handle, which drops the stored closure.
+          guard let callback = this.callback else { return }
+          callback()
+        }),
       "uv_check_start")
   }
 

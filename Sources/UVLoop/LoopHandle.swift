@@ -49,7 +49,10 @@ public class LoopHandle {
   public func close(_ done: (() -> Void)? = nil) {
     loop.assertOnLoopThread()
     if let done {
-      if isClosed { done(); return }
+      if isClosed {
+        done()
+        return
+      }
       closeCallbacks.append(done)
     }
     guard !isClosing else { return }

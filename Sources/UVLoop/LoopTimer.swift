@@ -36,12 +36,14 @@ public final class LoopTimer: LoopHandle {
     guard !isClosing else { throw UVError(code: UV_EINVAL.rawValue, operation: "uv_timer_start") }
     self.callback = callback
     try uvCheck(
-      uv_timer_start(timer, { timer in
-        let this = LoopTimer.from(timer)
-        // Copy first: the callback may stop or close this timer, which drops the stored closure.
-        guard let callback = this.callback else { return }
-        callback()
-      }, afterMilliseconds, repeatMilliseconds),
+      uv_timer_start(
+        timer,
+        { timer in
+          let this = LoopTimer.from(timer)
+          // Copy first: the callback may stop or close this timer, which drops the stored closure.
+          guard let callback = this.callback else { return }
+          callback()
+        }, afterMilliseconds, repeatMilliseconds),
       "uv_timer_start")
   }
 

@@ -48,16 +48,18 @@ public final class Poll: LoopHandle {
     guard !isClosing else { throw UVError(code: UV_EINVAL.rawValue, operation: "uv_poll_start") }
     self.callback = callback
     try uvCheck(
-      uv_poll_start(poll, events.rawValue, { poll, status, events in
-        let this = Poll.from(poll)
-        // Copy first: the callback may stop or close this poll, which drops the stored closure.
-        guard let callback = this.callback else { return }
-        if status < 0 {
-          callback(.failure(UVError(code: status, operation: "uv_poll")))
-        } else {
-          callback(.success(Events(rawValue: events)))
-        }
-      }),
+      uv_poll_start(
+        poll, events.rawValue,
+        { poll, status, events in
+          let this = Poll.from(poll)
+          // Copy first: the callback may stop or close this poll, which drops the stored closure.
+          guard let callback = this.callback else { return }
+          if status < 0 {
+            callback(.failure(UVError(code: status, operation: "uv_poll")))
+          } else {
+            callback(.success(Events(rawValue: events)))
+          }
+        }),
       "uv_poll_start")
   }
 

@@ -31,12 +31,14 @@ public final class SignalWatcher: LoopHandle {
     guard !isClosing else { throw UVError(code: UV_EINVAL.rawValue, operation: "uv_signal_start") }
     self.callback = callback
     try uvCheck(
-      uv_signal_start(signalHandle, { handle, signum in
-        let this = SignalWatcher.from(handle)
-        // Copy first: the callback may close this watcher, which drops the stored closure.
-        guard let callback = this.callback else { return }
-        callback(signum)
-      }, signal),
+      uv_signal_start(
+        signalHandle,
+        { handle, signum in
+          let this = SignalWatcher.from(handle)
+          // Copy first: the callback may close this watcher, which drops the stored closure.
+          guard let callback = this.callback else { return }
+          callback(signum)
+        }, signal),
       "uv_signal_start")
   }
 

@@ -66,7 +66,7 @@ extension StreamConnection {
     self.onEnd = nil
     do {
       try uvCheck(Int32(truncatingIfNeeded: count), "uv_read")
-    } catch where error.isEndOfFile {
+    } catch  where error.isEndOfFile {
       onEnd?(nil)
     } catch {
       onEnd?(error)

@@ -75,7 +75,7 @@ extension StreamConnection {
     queuedWriteBytes -= byteCount
     do {
       try uvCheck(status, "uv_write")
-    } catch where error.isCancelled {
+    } catch  where error.isCancelled {
       // The connection was closed with writes pending; nobody is listening any more.
       return
     } catch {

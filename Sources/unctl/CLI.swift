@@ -83,7 +83,9 @@ struct ParsedArguments {
 
   func int(_ name: String, min: Int = Int.min) throws -> Int? {
     guard let text = value(name) else { return nil }
-    guard let n = Int(text), n >= min else { throw CLIError.usage("\(name) needs an integer\(min == 0 ? " ≥ 0" : min == 1 ? " ≥ 1" : ""), got '\(text)'") }
+    guard let n = Int(text), n >= min else {
+      throw CLIError.usage("\(name) needs an integer\(min == 0 ? " ≥ 0" : min == 1 ? " ≥ 1" : ""), got '\(text)'")
+    }
     return n
   }
 

@@ -6,10 +6,10 @@ import UNEndpoint
 enum Main {
   static var commands: [any Command.Type] {
     [
-    CallCommand.self, PingCommand.self, CategoriesCommand.self, ScheduleCommand.self, PendingCommand.self,
-    DeliveredCommand.self, RespondCommand.self, BadgeCommand.self, AuthCommand.self, AdvanceCommand.self,
-    WatchCommand.self, WaitCommand.self, StatsCommand.self, PushCommand.self, ScenarioCommand.self,
-    StringsCommand.self,
+      CallCommand.self, PingCommand.self, CategoriesCommand.self, ScheduleCommand.self, PendingCommand.self,
+      DeliveredCommand.self, RespondCommand.self, BadgeCommand.self, AuthCommand.self, AdvanceCommand.self,
+      WatchCommand.self, WaitCommand.self, StatsCommand.self, PushCommand.self, ScenarioCommand.self,
+      StringsCommand.self,
     ]
   }
 

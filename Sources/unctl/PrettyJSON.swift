@@ -10,7 +10,8 @@ enum PrettyJSON {
     case .object(let members) where !members.isEmpty:
       let inner = indent + "  "
       let lines = members.map { m in
-        inner + String(decoding: JSONValue.string(m.name).encoded(), as: UTF8.self) + ": " + text(m.value, indent: inner)
+        inner + String(decoding: JSONValue.string(m.name).encoded(), as: UTF8.self) + ": "
+          + text(m.value, indent: inner)
       }
       return "{\n" + lines.joined(separator: ",\n") + "\n" + indent + "}"
     default:

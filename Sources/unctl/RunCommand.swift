@@ -84,7 +84,8 @@ enum RunCommand {
       try body()
       return nil
     } catch {
-      FileHandle.standardError.write(Data("unctl run: cannot write \(option) \(path): \(error.localizedDescription)\n".utf8))
+      FileHandle.standardError.write(
+        Data("unctl run: cannot write \(option) \(path): \(error.localizedDescription)\n".utf8))
       return 1
     }
   }

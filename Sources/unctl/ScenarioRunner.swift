@@ -121,7 +121,9 @@ final class ScenarioRunner {
       } catch let failure as StepFailure {
         record.steps[i].status = .failed
         record.steps[i].failure = .init(message: failure.message, expected: failure.expected, actual: failure.actual)
-        emit("  FAIL  \(i + 1) \(label)\n" + failure.message.split(separator: "\n").map { "        " + $0 }.joined(separator: "\n"))
+        emit(
+          "  FAIL  \(i + 1) \(label)\n"
+            + failure.message.split(separator: "\n").map { "        " + $0 }.joined(separator: "\n"))
         record.failures.append("step \(i + 1) \(label): \(failure.message)")
       } catch {
         if error is ConnectionError { connectionBroke = true }
@@ -208,7 +210,8 @@ final class ScenarioRunner {
     let within = e["within"]?.doubleValue ?? 2
     let deadline = Date().addingTimeInterval(within)
     func matches(_ m: JSONValue) -> Bool {
-      (method == nil || m["method"]?.stringValue == method) && (params.map { (m["params"] ?? .null).matches($0) } ?? true)
+      (method == nil || m["method"]?.stringValue == method)
+        && (params.map { (m["params"] ?? .null).matches($0) } ?? true)
     }
     while true {
       if let i = p.inbox.firstIndex(where: { !$0.matched && matches($0.message) }) {
@@ -235,7 +238,8 @@ final class ScenarioRunner {
     let unmatched = p.inbox.filter { !$0.matched && (method == nil || $0.message["method"]?.stringValue == method) }
     guard unmatched.isEmpty else {
       throw StepFailure(
-        message: "expected no \(method ?? "callback"), got:\n" + unmatched.map { PrettyJSON.text($0.message) }.joined(separator: "\n"),
+        message: "expected no \(method ?? "callback"), got:\n"
+          + unmatched.map { PrettyJSON.text($0.message) }.joined(separator: "\n"),
         expected: nil, actual: unmatched.first?.message)
     }
   }

@@ -15,7 +15,9 @@ final class AppleSampleCodeTests: XCTestCase {
   override func setUpWithError() throws { _ = try SharedDaemon.socket() }
   override func tearDown() { SharedDaemon.leave() }
 
-  func testPermissionSampleIsGrantedAndSettingsSayAlert() throws { try MainActor.assumeIsolated { try Self.checkThatPermissionSampleIsGrantedAndSettingsSayAlert() } }
+  func testPermissionSampleIsGrantedAndSettingsSayAlert() throws {
+    try MainActor.assumeIsolated { try Self.checkThatPermissionSampleIsGrantedAndSettingsSayAlert() }
+  }
 
   @MainActor private static func checkThatPermissionSampleIsGrantedAndSettingsSayAlert() throws {
     var answer: (Bool, (any Error)?)?
@@ -29,7 +31,9 @@ final class AppleSampleCodeTests: XCTestCase {
     XCTAssertEqual(setting, "alert")
   }
 
-  func testSchedulingSampleSendsAWeeklyTriggerInTheCalendarsZone() throws { try MainActor.assumeIsolated { try Self.checkThatSchedulingSampleSendsAWeeklyTriggerInTheCalendarsZone() } }
+  func testSchedulingSampleSendsAWeeklyTriggerInTheCalendarsZone() throws {
+    try MainActor.assumeIsolated { try Self.checkThatSchedulingSampleSendsAWeeklyTriggerInTheCalendarsZone() }
+  }
 
   @MainActor private static func checkThatSchedulingSampleSendsAWeeklyTriggerInTheCalendarsZone() throws {
     var done = false
@@ -63,7 +67,9 @@ final class AppleSampleCodeTests: XCTestCase {
 
   /// The actionable-notification sample's delegate, in completion-handler form: the
   /// user's answer reaches `didReceive` exactly once, with the action chosen.
-  func testCompletionHandlerDidReceiveIsCalledOnceWithTheAction() throws { try MainActor.assumeIsolated { try Self.checkThatCompletionHandlerDidReceiveIsCalledOnceWithTheAction() } }
+  func testCompletionHandlerDidReceiveIsCalledOnceWithTheAction() throws {
+    try MainActor.assumeIsolated { try Self.checkThatCompletionHandlerDidReceiveIsCalledOnceWithTheAction() }
+  }
 
   @MainActor private static func checkThatCompletionHandlerDidReceiveIsCalledOnceWithTheAction() throws {
     let delegate = AppNotificationDelegate()
@@ -73,7 +79,9 @@ final class AppleSampleCodeTests: XCTestCase {
     let user = try SharedDaemon.user()
     // In the background, as when the invitation arrives while the app is not in use.
     _ = try user.ok("setForeground", .object(["app": .string(SharedDaemon.app), "foreground": .bool(false)]))
-    defer { _ = try? user.call("setForeground", .object(["app": .string(SharedDaemon.app), "foreground": .bool(true)])) }
+    defer {
+      _ = try? user.call("setForeground", .object(["app": .string(SharedDaemon.app), "foreground": .bool(true)]))
+    }
 
     var added = false
     let request = UNNotificationRequest(
@@ -101,7 +109,9 @@ final class AppleSampleCodeTests: XCTestCase {
 
   /// The options given to `willPresent`'s completion handler decide: `.sound` alone
   /// neither shows nor lists the invitation; `[.banner, .list]` lists the other one.
-  func testWillPresentCompletionHandlerDecidesThePresentation() throws { try MainActor.assumeIsolated { try Self.checkThatWillPresentCompletionHandlerDecidesThePresentation() } }
+  func testWillPresentCompletionHandlerDecidesThePresentation() throws {
+    try MainActor.assumeIsolated { try Self.checkThatWillPresentCompletionHandlerDecidesThePresentation() }
+  }
 
   @MainActor private static func checkThatWillPresentCompletionHandlerDecidesThePresentation() throws {
     let delegate = AppNotificationDelegate()

@@ -17,19 +17,22 @@ final class MeetingManager {
 
 func registerMeetingInvitationCategory() {
   // Define the custom actions.
-  let acceptAction = UNNotificationAction(identifier: "ACCEPT_ACTION",
-        title: "Accept",
-        options: [])
-  let declineAction = UNNotificationAction(identifier: "DECLINE_ACTION",
-        title: "Decline",
-        options: [])
+  let acceptAction = UNNotificationAction(
+    identifier: "ACCEPT_ACTION",
+    title: "Accept",
+    options: [])
+  let declineAction = UNNotificationAction(
+    identifier: "DECLINE_ACTION",
+    title: "Decline",
+    options: [])
   // Define the notification type
   let meetingInviteCategory =
-        UNNotificationCategory(identifier: "MEETING_INVITATION",
-        actions: [acceptAction, declineAction],
-        intentIdentifiers: [],
-        hiddenPreviewsBodyPlaceholder: "",
-        options: .customDismissAction)
+    UNNotificationCategory(
+      identifier: "MEETING_INVITATION",
+      actions: [acceptAction, declineAction],
+      intentIdentifiers: [],
+      hiddenPreviewsBodyPlaceholder: "",
+      options: .customDismissAction)
   // Register the notification type.
   let notificationCenter = UNUserNotificationCenter.current()
   notificationCenter.setNotificationCategories([meetingInviteCategory])
@@ -39,8 +42,10 @@ func meetingInvitationContent(meetingID: String, userID: String) -> UNMutableNot
   let content = UNMutableNotificationContent()
   content.title = "Weekly Staff Meeting"
   content.body = "Every Tuesday at 2pm"
-  content.userInfo = ["MEETING_ID" : meetingID,
-                      "USER_ID" : userID ]
+  content.userInfo = [
+    "MEETING_ID": meetingID,
+    "USER_ID": userID,
+  ]
   content.categoryIdentifier = "MEETING_INVITATION"
   return content
 }
@@ -51,66 +56,68 @@ class AppNotificationDelegate: NSObject, UNUserNotificationCenterDelegate {
   var receivedActions: [String] = []
   var presented: [String] = []
 
-  func userNotificationCenter(_ center: UNUserNotificationCenter,
-              didReceive response: UNNotificationResponse,
-              withCompletionHandler completionHandler:
-                 @escaping () -> Void) {
-     receivedActions.append(response.actionIdentifier)
+  func userNotificationCenter(
+    _ center: UNUserNotificationCenter,
+    didReceive response: UNNotificationResponse,
+    withCompletionHandler completionHandler:
+      @escaping () -> Void
+  ) {
+    receivedActions.append(response.actionIdentifier)
 
-     // Get the meeting ID from the original notification.
-     let userInfo = response.notification.request.content.userInfo
+    // Get the meeting ID from the original notification.
+    let userInfo = response.notification.request.content.userInfo
 
-     if response.notification.request.content.categoryIdentifier ==
-                "MEETING_INVITATION" {
-        // Retrieve the meeting details.
-        let meetingID = userInfo["MEETING_ID"] as! String
-        let userID = userInfo["USER_ID"] as! String
+    if response.notification.request.content.categoryIdentifier == "MEETING_INVITATION" {
+      // Retrieve the meeting details.
+      let meetingID = userInfo["MEETING_ID"] as! String
+      let userID = userInfo["USER_ID"] as! String
 
-        switch response.actionIdentifier {
-        case "ACCEPT_ACTION":
-           sharedMeetingManager.acceptMeeting(user: userID,
-                 meetingID: meetingID)
-           break
+      switch response.actionIdentifier {
+      case "ACCEPT_ACTION":
+        sharedMeetingManager.acceptMeeting(
+          user: userID,
+          meetingID: meetingID)
+        break
 
-        case "DECLINE_ACTION":
-           sharedMeetingManager.declineMeeting(user: userID,
-                 meetingID: meetingID)
-           break
+      case "DECLINE_ACTION":
+        sharedMeetingManager.declineMeeting(
+          user: userID,
+          meetingID: meetingID)
+        break
 
-        case UNNotificationDefaultActionIdentifier,
-             UNNotificationDismissActionIdentifier:
-           // Queue meeting-related notifications for later
-           //  if the user does not act.
-           break
+      case UNNotificationDefaultActionIdentifier,
+        UNNotificationDismissActionIdentifier:
+        // Queue meeting-related notifications for later
+        //  if the user does not act.
+        break
 
-        default:
-           break
-        }
-     }
-     else {
-        // Handle other notification types...
-     }
+      default:
+        break
+      }
+    } else {
+      // Handle other notification types...
+    }
 
-     // Always call the completion handler when done.
-     completionHandler()
+    // Always call the completion handler when done.
+    completionHandler()
   }
 
-  func userNotificationCenter(_ center: UNUserNotificationCenter,
-           willPresent notification: UNNotification,
-           withCompletionHandler completionHandler:
-              @escaping (UNNotificationPresentationOptions) -> Void) {
-     presented.append(notification.request.identifier)
-     if notification.request.content.categoryIdentifier ==
-              "MEETING_INVITATION" {
-        // Play a sound to let the user know about the invitation.
-        completionHandler(.sound)
-        return
-     }
-     else {
-        // Handle other notification types...
-     }
+  func userNotificationCenter(
+    _ center: UNUserNotificationCenter,
+    willPresent notification: UNNotification,
+    withCompletionHandler completionHandler:
+      @escaping (UNNotificationPresentationOptions) -> Void
+  ) {
+    presented.append(notification.request.identifier)
+    if notification.request.content.categoryIdentifier == "MEETING_INVITATION" {
+      // Play a sound to let the user know about the invitation.
+      completionHandler(.sound)
+      return
+    } else {
+      // Handle other notification types...
+    }
 
-     // Show the notification as a banner and in Notification Center.
-     completionHandler([.banner, .list])
+    // Show the notification as a banner and in Notification Center.
+    completionHandler([.banner, .list])
   }
 }

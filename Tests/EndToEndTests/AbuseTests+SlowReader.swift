@@ -13,11 +13,20 @@ private final class FloodProgress: @unchecked Sendable {
   private var _done = false
   private var _failure: String?
 
-  var scheduled: Int { get { lock.withLock { _scheduled } } set { lock.withLock { _scheduled = newValue } } }
+  var scheduled: Int {
+    get { lock.withLock { _scheduled } }
+    set { lock.withLock { _scheduled = newValue } }
+  }
   var disconnectedAfter: Int? { lock.withLock { _disconnectedAfter } }
   var disconnectedAt: Date? { lock.withLock { _disconnectedAt } }
-  var done: Bool { get { lock.withLock { _done } } set { lock.withLock { _done = newValue } } }
-  var failure: String? { get { lock.withLock { _failure } } set { lock.withLock { _failure = newValue } } }
+  var done: Bool {
+    get { lock.withLock { _done } }
+    set { lock.withLock { _done = newValue } }
+  }
+  var failure: String? {
+    get { lock.withLock { _failure } }
+    set { lock.withLock { _failure = newValue } }
+  }
   func markDisconnected(after n: Int) {
     lock.withLock {
       if _disconnectedAfter == nil {
@@ -59,7 +68,8 @@ extension AbuseTests {
 
     // The slow reader: says hello as the app, in the foreground, then never reads again.
     let slow = try d.raw()
-    try slow.send(#"{"jsonrpc":"2.0","id":1,"method":"hello","params":{"appId":"\#(slowApp)","foreground":true}}"# + "\n")
+    try slow.send(
+      #"{"jsonrpc":"2.0","id":1,"method":"hello","params":{"appId":"\#(slowApp)","foreground":true}}"# + "\n")
     XCTAssertNotNil(parseLine(slow.readLine())?["result"])
 
     let pinger = try d.connect()
@@ -83,7 +93,9 @@ extension AbuseTests {
         for i in 0..<count {
           let r = try flooder.value.call(
             "scheduleLocal",
-            J(#"{"app":"\#(slowApp)","identifier":"n\#(i)","content":{"title":"T\#(i)","body":"\#(body)"},"trigger":null}"#))
+            J(
+              #"{"app":"\#(slowApp)","identifier":"n\#(i)","content":{"title":"T\#(i)","body":"\#(body)"},"trigger":null}"#
+            ))
           if case .failure(let e) = r {
             progress.failure = "n\(i): \(e.code.rawValue) \(e.message)"
             return
@@ -167,7 +179,9 @@ extension AbuseTests {
     let responded = try ok(
       observer.call(
         "respond",
-        J(#"{"app":"\#(slowApp)","identifier":"n17","actionIdentifier":"com.apple.UNNotificationDefaultActionIdentifier"}"#)))
+        J(
+          #"{"app":"\#(slowApp)","identifier":"n17","actionIdentifier":"com.apple.UNNotificationDefaultActionIdentifier"}"#
+        )))
     XCTAssertEqual(responded["queued"], .bool(true), text(responded))
     let back = try d.raw()
     try back.send(#"{"jsonrpc":"2.0","id":"h","method":"hello","params":{"appId":"\#(slowApp)"}}"# + "\n")

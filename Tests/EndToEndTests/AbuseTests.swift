@@ -40,7 +40,8 @@ final class AbuseTests: EndToEndTestCase {
 
   func assertStateIntact(_ d: DaemonProcess, file: StaticString = #filePath, line: UInt = #line) throws {
     let c = try d.connect()
-    assertJSON(try ok(c.call("ping"), file: file, line: line), #"{"now":"2026-01-01T08:00:00.000Z"}"#, file: file, line: line)
+    assertJSON(
+      try ok(c.call("ping"), file: file, line: line), #"{"now":"2026-01-01T08:00:00.000Z"}"#, file: file, line: line)
     let pending = try ok(c.call("listPending", J(#"{"app":"\#(app)"}"#)), file: file, line: line)
     XCTAssertEqual(
       pending["requests"]?.arrayValue?.compactMap { $0["identifier"]?.stringValue }, ["keep"], file: file, line: line)
@@ -142,7 +143,9 @@ final class AbuseTests: EndToEndTestCase {
       greedy.close()
       // A mutation cut off mid-request, then a whole one in the same write as a close.
       let mutation = try d.raw()
-      try mutation.send(#"{"jsonrpc":"2.0","id":2,"method":"setBadgeCount","params":{"app":"\#(app)","count":7}}"# + "\n" + #"{"jsonrpc":"2.0","id":3,"method":"setBadgeCo"#)
+      try mutation.send(
+        #"{"jsonrpc":"2.0","id":2,"method":"setBadgeCount","params":{"app":"\#(app)","count":7}}"# + "\n"
+          + #"{"jsonrpc":"2.0","id":3,"method":"setBadgeCo"#)
       mutation.close()
       if round % 25 == 0 {
         assertJSON(try ok(bystander.call("ping")), #"{"now":"2026-01-01T08:00:00.000Z"}"#)
@@ -257,7 +260,9 @@ final class AbuseTests: EndToEndTestCase {
       try assertInvalidParams(
         c.call(
           "scheduleLocal",
-          J(#"{"app":"\#(app)","identifier":"n","content":{"title":"T"},"trigger":{"type":"timeInterval","timeInterval":\#(huge),"repeats":false}}"#)),
+          J(
+            #"{"app":"\#(app)","identifier":"n","content":{"title":"T"},"trigger":{"type":"timeInterval","timeInterval":\#(huge),"repeats":false}}"#
+          )),
         field: "trigger.timeInterval")
     }
     for (field, huge) in [("summaryArgumentCount", "123456789012345678901234567890"), ("relevanceScore", "1e400")] {
@@ -298,7 +303,8 @@ final class AbuseTests: EndToEndTestCase {
       content = #"{"title":"T","\#(field)":"\#(value)"}"#
     }
     let identifier = field == "identifier" ? value : "long"
-    return #"{"jsonrpc":"2.0","id":"\#(field)","method":"scheduleLocal","params":{"app":"\#(app)","identifier":"\#(identifier)","content":\#(content),"trigger":{"type":"timeInterval","timeInterval":600,"repeats":false}}}"#
+    return
+      #"{"jsonrpc":"2.0","id":"\#(field)","method":"scheduleLocal","params":{"app":"\#(app)","identifier":"\#(identifier)","content":\#(content),"trigger":{"type":"timeInterval","timeInterval":600,"repeats":false}}}"#
   }
 
   func testLongStringsNearTheMessageLimitInEveryField() throws {
@@ -331,7 +337,9 @@ final class AbuseTests: EndToEndTestCase {
       XCTAssertEqual(stored?.count, value.count, "\(field) not stored intact")
       XCTAssertTrue(stored == value, "\(field) changed")
       let identifier = field == "identifier" ? value : "long"
-      try s.send(#"{"jsonrpc":"2.0","id":"rm","method":"removePending","params":{"app":"\#(app)","identifiers":["\#(identifier)"]}}"# + "\n")
+      try s.send(
+        #"{"jsonrpc":"2.0","id":"rm","method":"removePending","params":{"app":"\#(app)","identifiers":["\#(identifier)"]}}"#
+          + "\n")
       let removed = parseLine(s.readLine(timeout: 30))
       XCTAssertEqual(removed?["id"], .string("rm"))
       XCTAssertNotNil(removed?["result"], text(removed))
@@ -372,7 +380,10 @@ final class AbuseTests: EndToEndTestCase {
     let d = try startDaemon(DaemonProcess.defaultArguments + ["--max-batch", "10"])
     let s = try d.raw()
     func batch(_ n: Int) -> String {
-      "[" + (0..<n).map { #"{"jsonrpc":"2.0","id":\#($0),"method":"setBadgeCount","params":{"app":"\#(app)","count":\#($0 + 1)}}"# }.joined(separator: ",") + "]\n"
+      "["
+        + (0..<n).map {
+          #"{"jsonrpc":"2.0","id":\#($0),"method":"setBadgeCount","params":{"app":"\#(app)","count":\#($0 + 1)}}"#
+        }.joined(separator: ",") + "]\n"
     }
     try s.send(batch(11))
     let refused = parseLine(s.readLine())

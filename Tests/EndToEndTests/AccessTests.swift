@@ -23,12 +23,14 @@ final class AccessTests: EndToEndTestCase {
 
   func testOtherUidsAreDeniedTheirAppsButRootIsNot() throws {
     guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"),
-      FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") else {
+      FileManager.default.isExecutableFile(atPath: "/usr/bin/python3")
+    else {
       throw XCTSkip("needs root and setpriv to act as other users")
     }
     let d = try startDaemon(["--clock", "manual=2026-01-01T08:00:00Z", "--socket-mode", "0666"])
     chmod(d.directory, 0o755)
-    let schedule = #"{"jsonrpc":"2.0","id":1,"method":"scheduleLocal","params":{"app":"com.owned","identifier":"r","content":{"title":"t"},"trigger":null}}"#
+    let schedule =
+      #"{"jsonrpc":"2.0","id":1,"method":"scheduleLocal","params":{"app":"com.owned","identifier":"r","content":{"title":"t"},"trigger":null}}"#
     let owner = try call(as: 65534, d.socketPath, schedule)
     XCTAssertEqual(owner?["result"]?["scheduled"], .bool(true), "\(String(describing: owner))")
 
@@ -38,12 +40,15 @@ final class AccessTests: EndToEndTestCase {
     XCTAssertEqual(stranger?["error"]?["data"]?["reason"]?.stringValue, "accessDenied")
     let hello = #"{"jsonrpc":"2.0","id":3,"method":"hello","params":{"appId":"com.owned"}}"#
     XCTAssertEqual(try call(as: 65533, d.socketPath, hello)?["error"]?["code"]?.intValue, -32001)
-    let respond = #"{"jsonrpc":"2.0","id":4,"method":"respond","params":{"app":"com.owned","identifier":"r","actionIdentifier":"com.apple.UNNotificationDefaultActionIdentifier"}}"#
+    let respond =
+      #"{"jsonrpc":"2.0","id":4,"method":"respond","params":{"app":"com.owned","identifier":"r","actionIdentifier":"com.apple.UNNotificationDefaultActionIdentifier"}}"#
     XCTAssertEqual(try call(as: 65533, d.socketPath, respond)?["error"]?["code"]?.intValue, -32001)
-    let wait = #"{"jsonrpc":"2.0","id":5,"method":"waitFor","params":{"app":"com.owned","event":{"type":"delivered"},"timeout":0}}"#
+    let wait =
+      #"{"jsonrpc":"2.0","id":5,"method":"waitFor","params":{"app":"com.owned","event":{"type":"delivered"},"timeout":0}}"#
     XCTAssertEqual(try call(as: 65533, d.socketPath, wait)?["error"]?["code"]?.intValue, -32001)
 
-    XCTAssertEqual(try call(as: 65534, d.socketPath, list)?["result"]?["notifications"]?[0]?["identifier"], .string("r"))
+    XCTAssertEqual(
+      try call(as: 65534, d.socketPath, list)?["result"]?["notifications"]?[0]?["identifier"], .string("r"))
     let root = try userConnection(d)
     let rootList = try ok(root.call("listDelivered", J(#"{"app":"com.owned"}"#)))
     XCTAssertEqual(rootList["notifications"]?.arrayValue?.count, 1)

@@ -32,7 +32,8 @@ final class CallbackTests: EndToEndTestCase {
     let u = try userConnection(d)
     try ok(u.call("registerCategories", J(#"{"app":"\#(app)","categories":\#(MethodTests.categories)}"#)))
     try schedule(u, "m", after: 30, content: #"{"title":"T","categoryIdentifier":"message"}"#, app: app)
-    assertJSON(try ok(u.call("advanceClock", J(#"{"seconds":30}"#))), #"{"now":"2026-01-01T08:00:30.000Z","fired":["m"]}"#)
+    assertJSON(
+      try ok(u.call("advanceClock", J(#"{"seconds":30}"#))), #"{"now":"2026-01-01T08:00:30.000Z","fired":["m"]}"#)
     // The callback was written before the user's response, so it is already there.
     let present = try XCTUnwrap(parseLine(a.readLine(timeout: 0.5)), "present not written before the response")
     XCTAssertEqual(present["method"], .string("present"))
@@ -68,7 +69,8 @@ final class CallbackTests: EndToEndTestCase {
     try schedule(a, "m", after: nil, content: #"{"title":"T","categoryIdentifier":"message"}"#)
     XCTAssertEqual(try a.nextNotification(timeout: 10)?["method"], .string("present"))
 
-    let r = try ok(u.call("respond", J(#"{"app":"\#(app)","identifier":"m","actionIdentifier":"reply","userText":"On my way"}"#)))
+    let r = try ok(
+      u.call("respond", J(#"{"app":"\#(app)","identifier":"m","actionIdentifier":"reply","userText":"On my way"}"#)))
     XCTAssertEqual(r["delivered"], .bool(true))
     XCTAssertEqual(r["queued"], .bool(false))
     let receive = try XCTUnwrap(parseLine(a.readLine(timeout: 0.5)), "receive not written before the response")
@@ -85,9 +87,13 @@ final class CallbackTests: EndToEndTestCase {
     // The default action (tap): receive without userText or deadline.
     try schedule(a, "t", after: nil)
     XCTAssertEqual(try a.nextNotification(timeout: 10)?["method"], .string("present"))
-    try ok(u.call("respond", J(#"{"app":"\#(app)","identifier":"t","actionIdentifier":"com.apple.UNNotificationDefaultActionIdentifier"}"#)))
+    try ok(
+      u.call(
+        "respond",
+        J(#"{"app":"\#(app)","identifier":"t","actionIdentifier":"com.apple.UNNotificationDefaultActionIdentifier"}"#)))
     let tap = try XCTUnwrap(a.nextNotification(timeout: 10))
-    XCTAssertEqual(tap["params"]?["response"]?["actionIdentifier"], .string("com.apple.UNNotificationDefaultActionIdentifier"))
+    XCTAssertEqual(
+      tap["params"]?["response"]?["actionIdentifier"], .string("com.apple.UNNotificationDefaultActionIdentifier"))
     XCTAssertNil(tap["params"]?["response"]?["userText"])
     XCTAssertNil(tap["params"]?["deadline"])
   }
@@ -98,7 +104,10 @@ final class CallbackTests: EndToEndTestCase {
     try schedule(a, "n", after: nil)
     XCTAssertEqual(try a.nextNotification(timeout: 10)?["method"], .string("present"))
     let u = try userConnection(d)
-    let r = try ok(u.call("respond", J(#"{"app":"\#(app)","identifier":"n","actionIdentifier":"com.apple.UNNotificationDismissActionIdentifier"}"#)))
+    let r = try ok(
+      u.call(
+        "respond",
+        J(#"{"app":"\#(app)","identifier":"n","actionIdentifier":"com.apple.UNNotificationDismissActionIdentifier"}"#)))
     XCTAssertEqual(r["delivered"], .bool(false))
     XCTAssertEqual(r["queued"], .bool(false))
     XCTAssertNil(try a.nextNotification(timeout: 0.5))
@@ -112,11 +121,12 @@ final class CallbackTests: EndToEndTestCase {
     for id in ["n1", "n2", "n3"] {
       try schedule(u, id, after: nil, content: #"{"title":"\#(id)","categoryIdentifier":"message"}"#, app: app)
     }
-    let answers = [
-      ("n2", "com.apple.UNNotificationDefaultActionIdentifier", nil),
-      ("n1", "reply", "first"),
-      ("n3", "com.apple.UNNotificationDismissActionIdentifier", nil),  // customDismissAction: told
-    ] as [(String, String, String?)]
+    let answers =
+      [
+        ("n2", "com.apple.UNNotificationDefaultActionIdentifier", nil),
+        ("n1", "reply", "first"),
+        ("n3", "com.apple.UNNotificationDismissActionIdentifier", nil),  // customDismissAction: told
+      ] as [(String, String, String?)]
     var responseIds: [JSONValue] = []
     for (id, action, userText) in answers {
       var params: [JSONMember] = [
@@ -141,7 +151,8 @@ final class CallbackTests: EndToEndTestCase {
     XCTAssertEqual(received.map { $0["method"] }, Array(repeating: .string("receive"), count: 3))
     XCTAssertEqual(received.map { $0["params"]?["response"]?["responseId"] ?? .null }, responseIds)
     XCTAssertEqual(
-      received.compactMap { $0["params"]?["response"]?["notification"]?["identifier"]?.stringValue }, ["n2", "n1", "n3"])
+      received.compactMap { $0["params"]?["response"]?["notification"]?["identifier"]?.stringValue },
+      ["n2", "n1", "n3"])
     XCTAssertEqual(received[1]["params"]?["response"]?["userText"], .string("first"))
     XCTAssertEqual(received[1]["params"]?["deadline"], .string("2026-01-01T08:00:30.000Z"))
 

@@ -22,7 +22,8 @@ final class CommitOrderTests: EndToEndTestCase {
   private func request(_ i: Int) -> String {
     switch i % 3 {
     case 0:
-      return #"{"jsonrpc":"2.0","id":\#(i),"method":"scheduleLocal","params":{"app":"com.order","identifier":"r\#(i)","content":{"title":"T"},"trigger":{"type":"timeInterval","timeInterval":86400,"repeats":false}}}"#
+      return
+        #"{"jsonrpc":"2.0","id":\#(i),"method":"scheduleLocal","params":{"app":"com.order","identifier":"r\#(i)","content":{"title":"T"},"trigger":{"type":"timeInterval","timeInterval":86400,"repeats":false}}}"#
     case 1: return #"{"jsonrpc":"2.0","id":\#(i),"method":"ping"}"#
     default: return #"{"jsonrpc":"2.0","id":\#(i),"method":"noSuchMethod"}"#
     }
@@ -86,7 +87,8 @@ final class CommitOrderTests: EndToEndTestCase {
     let pinger = try d.raw()
     let count = 900
     try writer.send((0..<count).map(request).joined(separator: "\n") + "\n")
-    try pinger.send((0..<count).map { #"{"jsonrpc":"2.0","id":\#($0),"method":"ping"}"# }.joined(separator: "\n") + "\n")
+    try pinger.send(
+      (0..<count).map { #"{"jsonrpc":"2.0","id":\#($0),"method":"ping"}"# }.joined(separator: "\n") + "\n")
     for i in 0..<count {
       let answer = parseLine(pinger.readLine(timeout: 30))
       XCTAssertEqual(answer?["id"]?.intValue, i)

@@ -32,16 +32,28 @@ final class CrashTests: EndToEndTestCase {
     try ok(
       user.call(
         "registerCategories",
-        J(#"{"app":"a","categories":[{"identifier":"msg","actions":[{"identifier":"ok","title":"OK","options":["foreground"]}],"options":["customDismissAction"]}]}"#)))
-    try ok(user.call("scheduleLocal", J(#"{"app":"a","identifier":"later","content":{"title":"L","badge":3},"trigger":{"type":"timeInterval","timeInterval":60,"repeats":true}}"#)))
+        J(
+          #"{"app":"a","categories":[{"identifier":"msg","actions":[{"identifier":"ok","title":"OK","options":["foreground"]}],"options":["customDismissAction"]}]}"#
+        )))
+    try ok(
+      user.call(
+        "scheduleLocal",
+        J(
+          #"{"app":"a","identifier":"later","content":{"title":"L","badge":3},"trigger":{"type":"timeInterval","timeInterval":60,"repeats":true}}"#
+        )))
     kill9(d)
 
     d = try stateDaemon(dir)
     user = try userConnection(d)
     assertJSON(try ok(user.call("getCategories", J(#"{"app":"a"}"#)))["categories"]?[0]?["identifier"], #""msg""#)
-    assertJSON(try ok(user.call("listPending", J(#"{"app":"a"}"#)))["requests"]?[0]?["nextTriggerDate"], #""2026-01-01T08:01:00.000Z""#)
+    assertJSON(
+      try ok(user.call("listPending", J(#"{"app":"a"}"#)))["requests"]?[0]?["nextTriggerDate"],
+      #""2026-01-01T08:01:00.000Z""#)
     try ok(user.call("advanceClock", J(#"{"seconds":60}"#)))
-    try ok(user.call("scheduleLocal", J(#"{"app":"a","identifier":"now","content":{"title":"N","categoryIdentifier":"msg"},"trigger":null}"#)))
+    try ok(
+      user.call(
+        "scheduleLocal",
+        J(#"{"app":"a","identifier":"now","content":{"title":"N","categoryIdentifier":"msg"},"trigger":null}"#)))
     kill9(d)
 
     d = try stateDaemon(dir)
@@ -50,7 +62,9 @@ final class CrashTests: EndToEndTestCase {
     XCTAssertEqual(delivered.compactMap { $0["identifier"]?.stringValue }.sorted(), ["later", "now"])
     assertJSON(try ok(user.call("getBadgeCount", J(#"{"app":"a"}"#)))["count"], "3")
     assertJSON(try ok(user.call("ping"))["now"], #""2026-01-01T08:01:00.000Z""#)
-    assertJSON(try ok(user.call("listPending", J(#"{"app":"a"}"#)))["requests"]?[0]?["nextTriggerDate"], #""2026-01-01T08:02:00.000Z""#)
+    assertJSON(
+      try ok(user.call("listPending", J(#"{"app":"a"}"#)))["requests"]?[0]?["nextTriggerDate"],
+      #""2026-01-01T08:02:00.000Z""#)
     let responded = try ok(user.call("respond", J(#"{"app":"a","identifier":"now","actionIdentifier":"ok"}"#)))
     assertJSON(responded["queued"], "true")
     kill9(d)
@@ -75,7 +89,9 @@ final class CrashTests: EndToEndTestCase {
       let total = 3000
       var burst = ""
       for i in 0..<total {
-        burst += #"{"jsonrpc":"2.0","id":\#(i),"method":"scheduleLocal","params":{"app":"b","identifier":"r\#(i)","content":{"title":"title \#(i)","userInfo":{"i":\#(i)}},"trigger":{"type":"timeInterval","timeInterval":3600}}}"# + "\n"
+        burst +=
+          #"{"jsonrpc":"2.0","id":\#(i),"method":"scheduleLocal","params":{"app":"b","identifier":"r\#(i)","content":{"title":"title \#(i)","userInfo":{"i":\#(i)}},"trigger":{"type":"timeInterval","timeInterval":3600}}}"#
+          + "\n"
       }
       try raw.send(burst)
       var acked = Set<String>()
@@ -100,7 +116,8 @@ final class CrashTests: EndToEndTestCase {
         XCTAssertEqual(r["content"]?["title"]?.stringValue, "title \(n)", "request \(id) is complete")
         XCTAssertEqual(r["content"]?["userInfo"]?["i"]?.intValue, n)
       }
-      XCTAssertTrue(acked.isSubset(of: present), "round \(round): lost \(acked.subtracting(present).sorted().prefix(5))")
+      XCTAssertTrue(
+        acked.isSubset(of: present), "round \(round): lost \(acked.subtracting(present).sorted().prefix(5))")
       XCTAssertLessThanOrEqual(present.count, total)
       again.stop()
     }
@@ -133,20 +150,28 @@ final class CrashTests: EndToEndTestCase {
     var d = try stateDaemon(dir)
     var user = try userConnection(d)
     for id in ["e1", "e2", "e3"] {
-      try ok(user.call("scheduleLocal", J(#"{"app":"a","identifier":"\#(id)","content":{"title":"T"},"trigger":{"type":"timeInterval","timeInterval":60,"repeats":false}}"#)))
+      try ok(
+        user.call(
+          "scheduleLocal",
+          J(
+            #"{"app":"a","identifier":"\#(id)","content":{"title":"T"},"trigger":{"type":"timeInterval","timeInterval":60,"repeats":false}}"#
+          )))
     }
-    let before = try ok(user.call("waitFor", J(#"{"event":{"type":"scheduled","identifier":"e2"},"timeout":0}"#)))["event"]
+    let before = try ok(user.call("waitFor", J(#"{"event":{"type":"scheduled","identifier":"e2"},"timeout":0}"#)))[
+      "event"]
     let e2 = try XCTUnwrap(before?["seq"]?.intValue)
     kill9(d)
 
     d = try stateDaemon(dir)
     user = try userConnection(d)
-    let after = try ok(user.call("waitFor", J(#"{"event":{"type":"scheduled","identifier":"e2"},"timeout":0}"#)))["event"]
+    let after = try ok(user.call("waitFor", J(#"{"event":{"type":"scheduled","identifier":"e2"},"timeout":0}"#)))[
+      "event"]
     XCTAssertEqual(after, before, "the same event, number and all")
     let since = try ok(user.call("waitFor", J(#"{"event":{"app":"a"},"since":\#(e2),"timeout":0}"#)))["event"]
     XCTAssertEqual(since?["identifier"], .string("e3"), "since a number from before the restart")
     try ok(user.call("scheduleLocal", J(#"{"app":"a","identifier":"e4","content":{"title":"T"},"trigger":null}"#)))
-    let fresh = try ok(user.call("waitFor", J(#"{"event":{"type":"delivered","identifier":"e4"},"timeout":0}"#)))["event"]
+    let fresh = try ok(user.call("waitFor", J(#"{"event":{"type":"delivered","identifier":"e4"},"timeout":0}"#)))[
+      "event"]
     let e3 = try XCTUnwrap(since?["seq"]?.intValue)
     XCTAssertGreaterThan(try XCTUnwrap(fresh?["seq"]?.intValue), e3, "numbering goes on above the stored events")
     XCTAssertEqual(d.stop(), 0)
@@ -183,9 +208,24 @@ final class CatchUpEndToEndTests: EndToEndTestCase {
     let args = ["--clock", "real", "--state", dir + "/state"]
     var d = try DaemonProcess(arguments: args, directory: dir)
     var user = try userConnection(d)
-    try ok(user.call("scheduleLocal", J(#"{"app":"a","identifier":"once","content":{"title":"O"},"trigger":{"type":"timeInterval","timeInterval":1}}"#)))
-    try ok(user.call("scheduleLocal", J(#"{"app":"a","identifier":"every","content":{"title":"E"},"trigger":{"type":"timeInterval","timeInterval":60,"repeats":true}}"#)))
-    try ok(user.call("scheduleLocal", J(#"{"app":"a","identifier":"later","content":{"title":"L"},"trigger":{"type":"timeInterval","timeInterval":3600}}"#)))
+    try ok(
+      user.call(
+        "scheduleLocal",
+        J(
+          #"{"app":"a","identifier":"once","content":{"title":"O"},"trigger":{"type":"timeInterval","timeInterval":1}}"#
+        )))
+    try ok(
+      user.call(
+        "scheduleLocal",
+        J(
+          #"{"app":"a","identifier":"every","content":{"title":"E"},"trigger":{"type":"timeInterval","timeInterval":60,"repeats":true}}"#
+        )))
+    try ok(
+      user.call(
+        "scheduleLocal",
+        J(
+          #"{"app":"a","identifier":"later","content":{"title":"L"},"trigger":{"type":"timeInterval","timeInterval":3600}}"#
+        )))
     kill(d.process.processIdentifier, SIGKILL)
     XCTAssertTrue(d.waitForExit(timeout: 10))
     usleep(1_500_000)

@@ -54,19 +54,23 @@ final class ErrorCodeTests: EndToEndTestCase {
     try assertInvalidParams(
       c.call("scheduleLocal", J(#"{"identifier":"x","content":{"title":"T","badge":-1},"trigger":null}"#)),
       field: "content.badge", problemContains: "badgeInputInvalid")
-    try assertInvalidParams(c.call("setBadgeCount", J(#"{"count":-1}"#)), field: "count", problemContains: "badgeInputInvalid")
+    try assertInvalidParams(
+      c.call("setBadgeCount", J(#"{"count":-1}"#)), field: "count", problemContains: "badgeInputInvalid")
     try assertInvalidParams(c.call("setBadgeCount", J(#"{"count":1.5}"#)), field: "count")
     try assertInvalidParams(c.call("advanceClock", J(#"{}"#)), field: "seconds", problemContains: "required")
     try assertInvalidParams(
       c.call("registerCategories", J(#"{"categories":[{"identifier":"a"},{"identifier":"b"},{"identifier":"a"}]}"#)),
       field: "categories[2].identifier", problemContains: "duplicate")
     try assertInvalidParams(
-      c.call("registerCategories", J(#"{"categories":[{"identifier":"a","actions":[{"identifier":"x","title":"X","options":["loud"]}]}]}"#)),
+      c.call(
+        "registerCategories",
+        J(#"{"categories":[{"identifier":"a","actions":[{"identifier":"x","title":"X","options":["loud"]}]}]}"#)),
       field: "categories[0].actions[0].options[0]")
     let fresh = try d.connect()
     try assertInvalidParams(fresh.call("hello", J(#"{"role":"app"}"#)), field: "appId", problemContains: "required")
     try assertInvalidParams(fresh.call("hello", J(#"{"appId":"a","role":"admin"}"#)), field: "role")
-    try assertInvalidParams(fresh.call("hello", J(#"{"appId":"a","presentation":["banner","banner"]}"#)), field: "presentation[1]")
+    try assertInvalidParams(
+      fresh.call("hello", J(#"{"appId":"a","presentation":["banner","banner"]}"#)), field: "presentation[1]")
     // Nothing was registered by the refused calls.
     assertJSON(try ok(c.call("getCategories")), #"{"categories":[]}"#)
   }
@@ -85,11 +89,14 @@ final class ErrorCodeTests: EndToEndTestCase {
     try ok(c.call("registerCategories", J(#"{"categories":\#(MethodTests.categories)}"#)))
     try schedule(c, "n", after: nil, content: #"{"title":"T","categoryIdentifier":"message"}"#)
     try assertInvalidParams(
-      c.call("respond", J(#"{"identifier":"n","actionIdentifier":"reply"}"#)), field: "userText", problemContains: "required")
+      c.call("respond", J(#"{"identifier":"n","actionIdentifier":"reply"}"#)), field: "userText",
+      problemContains: "required")
     try assertInvalidParams(
       c.call("respond", J(#"{"identifier":"n","actionIdentifier":"open","userText":"hi"}"#)), field: "userText")
     try assertInvalidParams(
-      c.call("respond", J(#"{"identifier":"n","actionIdentifier":"com.apple.UNNotificationDefaultActionIdentifier","userText":"hi"}"#)),
+      c.call(
+        "respond",
+        J(#"{"identifier":"n","actionIdentifier":"com.apple.UNNotificationDefaultActionIdentifier","userText":"hi"}"#)),
       field: "userText")
     // The refused responses left the notification delivered.
     XCTAssertEqual(try ok(c.call("listDelivered"))["notifications"]?.arrayValue?.count, 1)
@@ -100,7 +107,9 @@ final class ErrorCodeTests: EndToEndTestCase {
     let c = try d.connect()
     let e = try failure(c.call("getCategories"), -32000, reason: "noApp")
     XCTAssertFalse(e.message.isEmpty)
-    try failure(c.call("scheduleLocal", J(#"{"identifier":"x","content":{"title":"T"},"trigger":null}"#)), -32000, reason: "noApp")
+    try failure(
+      c.call("scheduleLocal", J(#"{"identifier":"x","content":{"title":"T"},"trigger":null}"#)), -32000, reason: "noApp"
+    )
     _ = try ok(c.call("hello", J(#"{"role":"user"}"#)))
     try failure(c.call("listPending"), -32000, reason: "noApp")
     // Naming the app works without hello; ping and advanceClock need no app.
@@ -111,7 +120,8 @@ final class ErrorCodeTests: EndToEndTestCase {
   func testNotFound() throws {
     let d = try startDaemon()
     let c = try appConnection(d)
-    let e = try failure(c.call("respond", J(#"{"identifier":"ghost","actionIdentifier":"x"}"#)), -32003, reason: "notFound")
+    let e = try failure(
+      c.call("respond", J(#"{"identifier":"ghost","actionIdentifier":"x"}"#)), -32003, reason: "notFound")
     XCTAssertEqual(e.data?["identifier"], .string("ghost"))
     try failure(c.call("completeResponse", J(#"{"responseId":"resp-999"}"#)), -32003, reason: "notFound")
   }
@@ -122,10 +132,12 @@ final class ErrorCodeTests: EndToEndTestCase {
     try ok(c.call("registerCategories", J(#"{"categories":\#(MethodTests.categories)}"#)))
     try schedule(c, "m", after: nil, content: #"{"title":"T","categoryIdentifier":"message"}"#)
     try schedule(c, "plain", after: nil, content: #"{"title":"T"}"#)
-    let e = try failure(c.call("respond", J(#"{"identifier":"m","actionIdentifier":"nope"}"#)), -32004, reason: "actionUnavailable")
+    let e = try failure(
+      c.call("respond", J(#"{"identifier":"m","actionIdentifier":"nope"}"#)), -32004, reason: "actionUnavailable")
     XCTAssertEqual(e.data?["action"], .string("nope"))
     // A category action is not offered by a notification without that category.
-    try failure(c.call("respond", J(#"{"identifier":"plain","actionIdentifier":"open"}"#)), -32004, reason: "actionUnavailable")
+    try failure(
+      c.call("respond", J(#"{"identifier":"plain","actionIdentifier":"open"}"#)), -32004, reason: "actionUnavailable")
   }
 
   func testAuthenticationRequiredOnLockedDevice() throws {
@@ -159,15 +171,27 @@ final class ErrorCodeTests: EndToEndTestCase {
     let d = try startDaemon()
     let c = try appConnection(d)
     let zero = try failure(
-      c.call("scheduleLocal", J(#"{"identifier":"x","content":{"title":"T"},"trigger":{"type":"timeInterval","timeInterval":0,"repeats":false}}"#)),
+      c.call(
+        "scheduleLocal",
+        J(
+          #"{"identifier":"x","content":{"title":"T"},"trigger":{"type":"timeInterval","timeInterval":0,"repeats":false}}"#
+        )),
       -32008, reason: "invalidTrigger")
     XCTAssertEqual(zero.message, "time interval must be greater than 0")
     let negative = try failure(
-      c.call("scheduleLocal", J(#"{"identifier":"x","content":{"title":"T"},"trigger":{"type":"timeInterval","timeInterval":-5,"repeats":false}}"#)),
+      c.call(
+        "scheduleLocal",
+        J(
+          #"{"identifier":"x","content":{"title":"T"},"trigger":{"type":"timeInterval","timeInterval":-5,"repeats":false}}"#
+        )),
       -32008, reason: "invalidTrigger")
     XCTAssertEqual(negative.message, "time interval must be greater than 0")
     let repeating = try failure(
-      c.call("scheduleLocal", J(#"{"identifier":"x","content":{"title":"T"},"trigger":{"type":"timeInterval","timeInterval":30,"repeats":true}}"#)),
+      c.call(
+        "scheduleLocal",
+        J(
+          #"{"identifier":"x","content":{"title":"T"},"trigger":{"type":"timeInterval","timeInterval":30,"repeats":true}}"#
+        )),
       -32008, reason: "invalidTrigger")
     XCTAssertEqual(repeating.message, "time interval must be at least 60 if repeating")
     // 30 s one-shot and 60 s repeating are fine.

@@ -15,7 +15,10 @@ final class FramingTests: EndToEndTestCase {
   func testContentLengthRepliesInContentLengthFraming() throws {
     let d = try startDaemon()
     let s = try d.raw()
-    try s.send(framed(#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#, extraHeader: "Content-Type: application/vscode-jsonrpc; charset=utf-8"))
+    try s.send(
+      framed(
+        #"{"jsonrpc":"2.0","id":1,"method":"ping"}"#,
+        extraHeader: "Content-Type: application/vscode-jsonrpc; charset=utf-8"))
     let reply = try XCTUnwrap(s.readContentLengthMessage())
     XCTAssertTrue(reply.header.hasPrefix("Content-Length: "), reply.header)
     let body = try XCTUnwrap(parseLine(reply.body))
@@ -47,7 +50,8 @@ final class FramingTests: EndToEndTestCase {
   func testContentLengthSplitAcrossManyWrites() throws {
     let d = try startDaemon()
     let s = try d.raw()
-    let bytes = framed(#"{"jsonrpc":"2.0","id":"split","method":"ping"}"#, extraHeader: "Content-Type: application/json")
+    let bytes = framed(
+      #"{"jsonrpc":"2.0","id":"split","method":"ping"}"#, extraHeader: "Content-Type: application/json")
     for b in bytes {
       try s.send([b])
       usleep(500)
@@ -74,7 +78,9 @@ final class FramingTests: EndToEndTestCase {
     let n = 500
     var payload = ""
     for i in 1...n {
-      payload += #"{"jsonrpc":"2.0","id":\#(i),"method":"setBadgeCount","params":{"app":"com.example.chat","count":\#(i)}}"# + "\n"
+      payload +=
+        #"{"jsonrpc":"2.0","id":\#(i),"method":"setBadgeCount","params":{"app":"com.example.chat","count":\#(i)}}"#
+        + "\n"
     }
     try s.send(payload)
     for i in 1...n {
@@ -92,7 +98,9 @@ final class FramingTests: EndToEndTestCase {
   func testRequestSplitAcrossManyWrites() throws {
     let d = try startDaemon()
     let s = try d.raw()
-    let bytes = Array((#"{"jsonrpc":"2.0","id":42,"method":"ping"}"# + "\n" + #"{"jsonrpc":"2.0","id":43,"method":"ping"}"# + "\n").utf8)
+    let bytes = Array(
+      (#"{"jsonrpc":"2.0","id":42,"method":"ping"}"# + "\n" + #"{"jsonrpc":"2.0","id":43,"method":"ping"}"# + "\n").utf8
+    )
     for b in bytes {
       try s.send([b])
       usleep(500)
@@ -105,7 +113,8 @@ final class FramingTests: EndToEndTestCase {
     let d = try startDaemon()
     let c = try appConnection(d)
     let request = Array(
-      (#"{"jsonrpc":"2.0","id":1,"method":"scheduleLocal","params":{"identifier":"ż","content":{"title":"żółw 🐢"},"trigger":null}}"# + "\n").utf8)
+      (#"{"jsonrpc":"2.0","id":1,"method":"scheduleLocal","params":{"identifier":"ż","content":{"title":"żółw 🐢"},"trigger":null}}"#
+        + "\n").utf8)
     // Cut inside the 4-byte emoji.
     let emoji = Array("🐢".utf8)
     let cut = try XCTUnwrap(request.firstRange(of: emoji)).lowerBound + 2

@@ -14,7 +14,9 @@ final class LimitTests: EndToEndTestCase {
   func assertOversizedReply(_ reply: JSONValue?, file: StaticString = #filePath, line: UInt = #line) {
     XCTAssertEqual(reply?["id"], .null, text(reply), file: file, line: line)
     XCTAssertEqual(reply?["error"]?["code"], .int(-32006), text(reply), file: file, line: line)
-    assertJSON(reply?["error"]?["data"], #"{"reason":"limitExceeded","limit":"maxMessageBytes","value":1024}"#, file: file, line: line)
+    assertJSON(
+      reply?["error"]?["data"], #"{"reason":"limitExceeded","limit":"maxMessageBytes","value":1024}"#, file: file,
+      line: line)
   }
 
   /// `--max-delivered`: the oldest delivered notifications go first, what went is counted,
@@ -51,7 +53,9 @@ final class LimitTests: EndToEndTestCase {
   func testOversizedLineIsSkippedAndConnectionKept() throws {
     let d = try startDaemon(DaemonProcess.defaultArguments + ["--max-message-bytes", "1024"])
     let s = try d.raw()
-    try s.send(#"{"jsonrpc":"2.0","id":1,"method":"ping"}"# + "\n" + bigPing(2000) + "\n" + #"{"jsonrpc":"2.0","id":2,"method":"ping"}"# + "\n")
+    try s.send(
+      #"{"jsonrpc":"2.0","id":1,"method":"ping"}"# + "\n" + bigPing(2000) + "\n"
+        + #"{"jsonrpc":"2.0","id":2,"method":"ping"}"# + "\n")
     let first = parseLine(s.readLine())
     XCTAssertEqual(first?["id"], .int(1))
     XCTAssertNotNil(first?["result"])
@@ -69,7 +73,9 @@ final class LimitTests: EndToEndTestCase {
     let s = try d.raw()
     let big = Array(bigPing(2000).utf8)
     let small = Array(#"{"jsonrpc":"2.0","id":5,"method":"ping"}"#.utf8)
-    try s.send(Array("Content-Length: \(big.count)\r\n\r\n".utf8) + big + Array("Content-Length: \(small.count)\r\n\r\n".utf8) + small)
+    try s.send(
+      Array("Content-Length: \(big.count)\r\n\r\n".utf8) + big + Array("Content-Length: \(small.count)\r\n\r\n".utf8)
+        + small)
     assertOversizedReply(parseLine(s.readContentLengthMessage()?.body))
     let next = parseLine(s.readContentLengthMessage()?.body)
     XCTAssertEqual(next?["id"], .int(5))
@@ -89,7 +95,11 @@ final class LimitTests: EndToEndTestCase {
     try schedule(c, "a")
     try schedule(c, "b")
     let e = try failure(
-      c.call("scheduleLocal", J(#"{"identifier":"c","content":{"title":"T"},"trigger":{"type":"timeInterval","timeInterval":60,"repeats":false}}"#)),
+      c.call(
+        "scheduleLocal",
+        J(
+          #"{"identifier":"c","content":{"title":"T"},"trigger":{"type":"timeInterval","timeInterval":60,"repeats":false}}"#
+        )),
       -32006, reason: "limitExceeded")
     assertJSON(e.data, #"{"reason":"limitExceeded","limit":"maxPendingPerApp","value":2}"#)
     // Replacing a pending request is not an addition; other apps have their own quota.
@@ -110,7 +120,8 @@ final class LimitTests: EndToEndTestCase {
     let ids = (try ok(c.call("listPending", J(#"{"limit":100}"#)))["requests"]?.arrayValue ?? [])
       .compactMap { $0["identifier"]?.stringValue }
     XCTAssertEqual(Set(ids), Set((6..<70).map { "r\($0)" }))
-    let dropped = try ok(observer.call("waitFor", J(#"{"event":{"type":"dropped","reason":"iosLimits","identifier":"r0"},"timeout":5}"#)))
+    let dropped = try ok(
+      observer.call("waitFor", J(#"{"event":{"type":"dropped","reason":"iosLimits","identifier":"r0"},"timeout":5}"#)))
     XCTAssertEqual(dropped["event"]?["identifier"]?.stringValue, "r0")
     assertJSON(try ok(c.call("stats"))["limits"]?["maxPendingPerApp"], "64")
   }

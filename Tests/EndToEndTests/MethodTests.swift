@@ -116,15 +116,19 @@ final class MethodTests: EndToEndTestCase {
     let app = "com.example.chat"
     try ok(u.call("registerCategories", J(#"{"app":"\#(app)","categories":\#(Self.categories)}"#)))
     // Background app (no app connection): delivered to the list without callbacks.
-    try schedule(u, "m1", after: 10, content: #"{"title":"1","threadIdentifier":"alice","summaryArgument":"Alice"}"#, app: app)
-    try schedule(u, "m2", after: 20, content: #"{"title":"2","threadIdentifier":"alice","summaryArgument":"me"}"#, app: app)
-    try schedule(u, "m3", after: 30, content: #"{"title":"3","threadIdentifier":"alice","summaryArgument":"Alice"}"#, app: app)
+    try schedule(
+      u, "m1", after: 10, content: #"{"title":"1","threadIdentifier":"alice","summaryArgument":"Alice"}"#, app: app)
+    try schedule(
+      u, "m2", after: 20, content: #"{"title":"2","threadIdentifier":"alice","summaryArgument":"me"}"#, app: app)
+    try schedule(
+      u, "m3", after: 30, content: #"{"title":"3","threadIdentifier":"alice","summaryArgument":"Alice"}"#, app: app)
     try schedule(u, "i1", after: 40, content: #"{"title":"4","categoryIdentifier":"invite"}"#, app: app)
     try schedule(u, "i2", after: 50, content: #"{"title":"5","categoryIdentifier":"invite"}"#, app: app)
     try ok(u.call("advanceClock", J(#"{"seconds":60}"#)))
 
     let flat = try ok(u.call("listDelivered", J(#"{"app":"\#(app)"}"#)))
-    XCTAssertEqual(flat["notifications"]?.arrayValue?.compactMap { $0["identifier"]?.stringValue }, ["i2", "i1", "m3", "m2", "m1"])
+    XCTAssertEqual(
+      flat["notifications"]?.arrayValue?.compactMap { $0["identifier"]?.stringValue }, ["i2", "i1", "m3", "m2", "m1"])
     let top = try XCTUnwrap(flat["notifications"]?[0])
     XCTAssertEqual(top["date"], .string("2026-01-01T08:00:50.000Z"))
     XCTAssertEqual(top["request"]?["identifier"], .string("i2"))
@@ -145,7 +149,8 @@ final class MethodTests: EndToEndTestCase {
     XCTAssertEqual(groups[1]["threadIdentifier"], .string("alice"))
     XCTAssertEqual(groups[1]["count"], .int(3))
     XCTAssertEqual(groups[1]["summary"], .string("2 more notifications from Alice and me"))
-    XCTAssertEqual(groups[1]["notifications"]?.arrayValue?.compactMap { $0["identifier"]?.stringValue }, ["m3", "m2", "m1"])
+    XCTAssertEqual(
+      groups[1]["notifications"]?.arrayValue?.compactMap { $0["identifier"]?.stringValue }, ["m3", "m2", "m1"])
 
     assertJSON(try ok(u.call("removeDelivered", J(#"{"app":"\#(app)","identifiers":["m1","zz"]}"#))), #"{"removed":1}"#)
     assertJSON(try ok(u.call("removeDelivered", J(#"{"app":"\#(app)"}"#))), #"{"removed":4}"#)

@@ -22,7 +22,9 @@ final class PayloadFidelityEndToEndTests: EndToEndTestCase {
     let r = try ok(
       user.call(
         "pushRemote",
-        J(#"{"app":"com.example.news","identifier":"n1","payload":{"aps":{"alert":"New articles","content-available":1},"acme2":42}}"#)))
+        J(
+          #"{"app":"com.example.news","identifier":"n1","payload":{"aps":{"alert":"New articles","content-available":1},"acme2":42}}"#
+        )))
     assertJSON(r, #"{"identifier":"n1","delivered":true,"warnings":[]}"#)
     let first = try XCTUnwrap(try app.nextNotification(timeout: 5))
     let second = try XCTUnwrap(try app.nextNotification(timeout: 5))
@@ -42,8 +44,11 @@ final class PayloadFidelityEndToEndTests: EndToEndTestCase {
     try ok(
       user.call(
         "scheduleLocal",
-        J(#"{"app":"com.example.photos","identifier":"p","content":{"title":"Memories","attachments":[{"identifier":"photo","url":"\#(url)"}]},"trigger":{"type":"timeInterval","timeInterval":60}}"#)))
-    try ok(user.call("registerLocalizedStrings", J(#"{"app":"com.example.photos","strings":{"NEW":"%@ shared a photo"}}"#)))
+        J(
+          #"{"app":"com.example.photos","identifier":"p","content":{"title":"Memories","attachments":[{"identifier":"photo","url":"\#(url)"}]},"trigger":{"type":"timeInterval","timeInterval":60}}"#
+        )))
+    try ok(
+      user.call("registerLocalizedStrings", J(#"{"app":"com.example.photos","strings":{"NEW":"%@ shared a photo"}}"#)))
     try FileManager.default.removeItem(atPath: source)
     XCTAssertEqual(d.stop(), 0)
 
@@ -57,7 +62,9 @@ final class PayloadFidelityEndToEndTests: EndToEndTestCase {
     try ok(
       user.call(
         "pushRemote",
-        J(#"{"app":"com.example.photos","identifier":"s","payload":{"aps":{"alert":{"loc-key":"NEW","loc-args":["Anna"]}}}}"#)))
+        J(
+          #"{"app":"com.example.photos","identifier":"s","payload":{"aps":{"alert":{"loc-key":"NEW","loc-args":["Anna"]}}}}"#
+        )))
     let delivered = try ok(user.call("listDelivered", J(#"{"app":"com.example.photos"}"#)))
     XCTAssertEqual(delivered["notifications"]?[0]?["request"]?["content"]?["body"]?.stringValue, "Anna shared a photo")
     try ok(user.call("reset", J(#"{"app":"com.example.photos"}"#)))

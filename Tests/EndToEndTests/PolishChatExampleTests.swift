@@ -102,7 +102,8 @@ final class PolishChatExampleTests: XCTestCase {
     // The example's willPresent decides: each is listed once it has answered.
     for id in ["message-1", "message-2"] {
       let event = try ok(
-        "waitFor", .object(["event": .object(["type": .string("delivered"), "identifier": .string(id)]), "timeout": .int(10)]))
+        "waitFor",
+        .object(["event": .object(["type": .string("delivered"), "identifier": .string(id)]), "timeout": .int(10)]))
       XCTAssertEqual(event["event"]?["identifier"], .string(id))
     }
     let delivered = try ok("listDelivered", .object([:]))
@@ -112,7 +113,8 @@ final class PolishChatExampleTests: XCTestCase {
 
     _ = try ok(
       "respond",
-      .object(["identifier": .string("message-1"), "actionIdentifier": .string("reply"), "userText": .string("Dzięki")]))
+      .object(["identifier": .string("message-1"), "actionIdentifier": .string("reply"), "userText": .string("Dzięki")])
+    )
     XCTAssertTrue(output.wait(forLine: "received reply: Dzięki (message-1)", timeout: 10), output.value)
     _ = try ok("respond", .object(["identifier": .string("message-2"), "actionIdentifier": .string("delete")]))
 

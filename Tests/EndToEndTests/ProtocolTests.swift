@@ -55,7 +55,8 @@ final class ProtocolTests: EndToEndTestCase {
   func testInvalidEntriesInsideBatch() throws {
     let d = try startDaemon()
     let s = try d.raw()
-    try s.send(#"[1,{"jsonrpc":"2.0","id":2,"method":"ping"},{"foo":"bar"},{"jsonrpc":"2.0","id":4,"method":7}]"# + "\n")
+    try s.send(
+      #"[1,{"jsonrpc":"2.0","id":2,"method":"ping"},{"foo":"bar"},{"jsonrpc":"2.0","id":4,"method":7}]"# + "\n")
     let answers = try XCTUnwrap(parseLine(s.readLine())?.arrayValue)
     XCTAssertEqual(answers.count, 4)
     XCTAssertEqual(answers.map { $0["id"] }, [.null, .int(2), .null, .int(4)])
@@ -94,7 +95,8 @@ final class ProtocolTests: EndToEndTestCase {
   func testResponsesCarryExactlyOneOfResultOrError() throws {
     let d = try startDaemon()
     let s = try d.raw()
-    try s.send(#"{"jsonrpc":"2.0","id":1,"method":"ping"}"# + "\n" + #"{"jsonrpc":"2.0","id":2,"method":"nope"}"# + "\n")
+    try s.send(
+      #"{"jsonrpc":"2.0","id":1,"method":"ping"}"# + "\n" + #"{"jsonrpc":"2.0","id":2,"method":"nope"}"# + "\n")
     for _ in 0..<2 {
       let r = try XCTUnwrap(parseLine(s.readLine()))
       XCTAssertEqual(r["jsonrpc"], .string("2.0"))

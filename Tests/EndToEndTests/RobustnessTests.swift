@@ -18,10 +18,14 @@ final class RobustnessTests: EndToEndTestCase {
 
   func assertStateIntact(_ d: DaemonProcess, file: StaticString = #filePath, line: UInt = #line) throws {
     let c = try d.connect()
-    assertJSON(try ok(c.call("ping"), file: file, line: line), #"{"now":"2026-01-01T08:00:00.000Z"}"#, file: file, line: line)
+    assertJSON(
+      try ok(c.call("ping"), file: file, line: line), #"{"now":"2026-01-01T08:00:00.000Z"}"#, file: file, line: line)
     let pending = try ok(c.call("listPending", J(#"{"app":"\#(app)"}"#)), file: file, line: line)
-    XCTAssertEqual(pending["requests"]?.arrayValue?.compactMap { $0["identifier"]?.stringValue }, ["keep"], file: file, line: line)
-    XCTAssertEqual(try ok(c.call("getCategories", J(#"{"app":"\#(app)"}"#)))["categories"]?.arrayValue?.count, 2, file: file, line: line)
+    XCTAssertEqual(
+      pending["requests"]?.arrayValue?.compactMap { $0["identifier"]?.stringValue }, ["keep"], file: file, line: line)
+    XCTAssertEqual(
+      try ok(c.call("getCategories", J(#"{"app":"\#(app)"}"#)))["categories"]?.arrayValue?.count, 2, file: file,
+      line: line)
     assertJSON(try ok(c.call("getBadgeCount", J(#"{"app":"\#(app)"}"#))), #"{"count":5}"#, file: file, line: line)
   }
 
@@ -134,7 +138,9 @@ final class RobustnessTests: EndToEndTestCase {
   func testBlankLinesBetweenMessagesAreIgnored() throws {
     let d = try startDaemon()
     let s = try d.raw()
-    try s.send("\n\n" + #"{"jsonrpc":"2.0","id":1,"method":"ping"}"# + "\n\n\r\n" + #"{"jsonrpc":"2.0","id":2,"method":"ping"}"# + "\n")
+    try s.send(
+      "\n\n" + #"{"jsonrpc":"2.0","id":1,"method":"ping"}"# + "\n\n\r\n" + #"{"jsonrpc":"2.0","id":2,"method":"ping"}"#
+        + "\n")
     XCTAssertEqual(parseLine(s.readLine())?["id"], .int(1))
     XCTAssertEqual(parseLine(s.readLine())?["id"], .int(2))
   }
@@ -143,7 +149,8 @@ final class RobustnessTests: EndToEndTestCase {
     let d = try startDaemon()
     let clients = try (0..<40).map { _ in try d.raw() }
     for (i, s) in clients.enumerated() {
-      try s.send(#"{"jsonrpc":"2.0","id":\#(i),"method":"setBadgeCount","params":{"app":"app\#(i)","count":\#(i)}}"# + "\n")
+      try s.send(
+        #"{"jsonrpc":"2.0","id":\#(i),"method":"setBadgeCount","params":{"app":"app\#(i)","count":\#(i)}}"# + "\n")
     }
     for (i, s) in clients.enumerated() {
       let reply = parseLine(s.readLine())
@@ -163,7 +170,10 @@ final class RobustnessTests: EndToEndTestCase {
     let u = try userConnection(d)
     try schedule(u, "n", after: nil, app: app)
     // The app has no connection left: its response is queued, not lost.
-    let r = try ok(u.call("respond", J(#"{"app":"\#(app)","identifier":"n","actionIdentifier":"com.apple.UNNotificationDefaultActionIdentifier"}"#)))
+    let r = try ok(
+      u.call(
+        "respond",
+        J(#"{"app":"\#(app)","identifier":"n","actionIdentifier":"com.apple.UNNotificationDefaultActionIdentifier"}"#)))
     XCTAssertEqual(r["queued"], .bool(true), text(r))
   }
 }

@@ -32,7 +32,9 @@ final class SystemdEndToEndTests: EndToEndTestCase {
     try daemon.waitForSocketFile(socket)
     let c = try RPCConnection(path: socket)
     try ok(c.call("ping"))
-    let log = DaemonProcess.poll(timeout: 10) { daemon.stderr } until: {
+    let log = DaemonProcess.poll(timeout: 10) {
+      daemon.stderr
+    } until: {
       $0.contains("event=listening socket=\(socket) inherited=true")
     }
     XCTAssertTrue(log.contains("event=listening socket=\(socket) inherited=true"), "stderr: \(log)")
@@ -138,7 +140,9 @@ final class ServiceProcess {
     self.stderrPath = stderrPath ?? directory + "/stderr-\(UUID().uuidString.prefix(8)).log"
     if stderrPath == nil { _ = FileManager.default.createFile(atPath: self.stderrPath, contents: nil) }
     var env = ProcessInfo.processInfo.environment
-    for key in ["NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID", "LISTEN_PID", "LISTEN_FDS", "LISTEN_FDNAMES", "JOURNAL_STREAM"] {
+    for key in [
+      "NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID", "LISTEN_PID", "LISTEN_FDS", "LISTEN_FDNAMES", "JOURNAL_STREAM",
+    ] {
       env[key] = nil
     }
     env.merge(environment) { $1 }

@@ -28,6 +28,7 @@ final class FramerEndOfStreamTests: XCTestCase {
 
   func testTruncatedContentLengthBodyIsMalformed() {
     XCTAssertEqual(
-      events(["Content-Length: 10\r\n\r\n{\"a\""], finish: true), ["malformed true: end of stream after 4 of 10 body bytes"])
+      events(["Content-Length: 10\r\n\r\n{\"a\""], finish: true),
+      ["malformed true: end of stream after 4 of 10 body bytes"])
   }
 }

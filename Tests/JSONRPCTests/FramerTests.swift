@@ -1,5 +1,6 @@
-@testable import JSONRPC
 import XCTest
+
+@testable import JSONRPC
 
 /// `Framer` in both framings, fed in every possible chunk size.
 final class FramerTests: XCTestCase {

@@ -74,7 +74,8 @@ final class JSONParserTests: XCTestCase {
   }
 
   func testByteOrderMarkIsRejected() {
-    XCTAssertEqual(reason([0xEF, 0xBB, 0xBF] + Array("{}".utf8)), "byte order mark at byte 0 (a UTF-8 BOM is not allowed)")
+    XCTAssertEqual(
+      reason([0xEF, 0xBB, 0xBF] + Array("{}".utf8)), "byte order mark at byte 0 (a UTF-8 BOM is not allowed)")
     XCTAssertEqual(reason(Array(" ".utf8) + [0xEF, 0xBB, 0xBF]), "unexpected byte order mark at byte 1")
   }
 

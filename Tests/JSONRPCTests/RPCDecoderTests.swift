@@ -62,7 +62,9 @@ final class RPCDecoderTests: XCTestCase {
   }
 
   func testBatchEntriesAreValidatedOnTheirOwn() {
-    let incoming = decode(#"[1,{"jsonrpc":"2.0","id":2,"method":"a"},{"jsonrpc":"1.0","id":3,"method":"b"},[],{"jsonrpc":"2.0","method":"n"}]"#)
+    let incoming = decode(
+      #"[1,{"jsonrpc":"2.0","id":2,"method":"a"},{"jsonrpc":"1.0","id":3,"method":"b"},[],{"jsonrpc":"2.0","method":"n"}]"#
+    )
     XCTAssertEqual(
       incoming,
       .batch([
@@ -72,25 +74,31 @@ final class RPCDecoderTests: XCTestCase {
         .invalid(id: .null, error: .invalidRequest("expected a request object, got an array")),
         .request(Request(id: nil, method: "n", params: nil)),
       ]))
-    XCTAssertEqual(decode("[[]]"), .batch([.invalid(id: .null, error: .invalidRequest("expected a request object, got an array"))]))
+    XCTAssertEqual(
+      decode("[[]]"), .batch([.invalid(id: .null, error: .invalidRequest("expected a request object, got an array"))]))
   }
 
   func testJSONRPCVersion() {
     XCTAssertEqual(invalid(#"{"id":1,"method":"m"}"#, id: .number("1")), "Invalid Request: missing 'jsonrpc'")
-    XCTAssertEqual(invalid(#"{"jsonrpc":2.0,"id":1,"method":"m"}"#, id: .number("1")), #"Invalid Request: 'jsonrpc' must be "2.0""#)
-    XCTAssertEqual(invalid(#"{"jsonrpc":"2.00","id":"a","method":"m"}"#, id: .string("a")), #"Invalid Request: 'jsonrpc' must be "2.0""#)
+    XCTAssertEqual(
+      invalid(#"{"jsonrpc":2.0,"id":1,"method":"m"}"#, id: .number("1")), #"Invalid Request: 'jsonrpc' must be "2.0""#)
+    XCTAssertEqual(
+      invalid(#"{"jsonrpc":"2.00","id":"a","method":"m"}"#, id: .string("a")),
+      #"Invalid Request: 'jsonrpc' must be "2.0""#)
   }
 
   func testMethod() {
     XCTAssertEqual(invalid(#"{"jsonrpc":"2.0","id":1}"#, id: .number("1")), "Invalid Request: missing 'method'")
-    XCTAssertEqual(invalid(#"{"jsonrpc":"2.0","id":1,"method":7}"#, id: .number("1")), "Invalid Request: 'method' must be a string")
+    XCTAssertEqual(
+      invalid(#"{"jsonrpc":"2.0","id":1,"method":7}"#, id: .number("1")), "Invalid Request: 'method' must be a string")
     XCTAssertEqual(invalid(#"{"jsonrpc":"2.0","method":null}"#), "Invalid Request: 'method' must be a string")
   }
 
   func testIDType() {
     for bad in ["true", "[1]", #"{"a":1}"#] {
       XCTAssertEqual(
-        invalid(#"{"jsonrpc":"2.0","id":\#(bad),"method":"m"}"#), "Invalid Request: 'id' must be a string, a number or null")
+        invalid(#"{"jsonrpc":"2.0","id":\#(bad),"method":"m"}"#),
+        "Invalid Request: 'id' must be a string, a number or null")
     }
   }
 
@@ -102,16 +110,23 @@ final class RPCDecoderTests: XCTestCase {
   }
 
   func testUnknownMember() {
-    XCTAssertEqual(invalid(#"{"jsonrpc":"2.0","id":1,"method":"m","extra":1}"#, id: .number("1")), "Invalid Request: unknown member 'extra'")
+    XCTAssertEqual(
+      invalid(#"{"jsonrpc":"2.0","id":1,"method":"m","extra":1}"#, id: .number("1")),
+      "Invalid Request: unknown member 'extra'")
     XCTAssertEqual(invalid(#"{"jsonrpc":"2.0","method":"m","Method":"x"}"#), "Invalid Request: unknown member 'Method'")
   }
 
   func testDuplicateMember() {
-    XCTAssertEqual(invalid(#"{"jsonrpc":"2.0","id":1,"method":"m","method":"m"}"#, id: .number("1")), "Invalid Request: duplicate member 'method'")
-    XCTAssertEqual(invalid(#"{"jsonrpc":"2.0","jsonrpc":"2.0","id":"k","method":"m"}"#, id: .string("k")), "Invalid Request: duplicate member 'jsonrpc'")
+    XCTAssertEqual(
+      invalid(#"{"jsonrpc":"2.0","id":1,"method":"m","method":"m"}"#, id: .number("1")),
+      "Invalid Request: duplicate member 'method'")
+    XCTAssertEqual(
+      invalid(#"{"jsonrpc":"2.0","jsonrpc":"2.0","id":"k","method":"m"}"#, id: .string("k")),
+      "Invalid Request: duplicate member 'jsonrpc'")
     // A duplicated id is ambiguous, so the error goes out with id null.
     XCTAssertEqual(invalid(#"{"jsonrpc":"2.0","id":1,"id":1,"method":"m"}"#), "Invalid Request: duplicate member 'id'")
-    XCTAssertEqual(invalid(#"{"jsonrpc":"2.0","method":"m","params":{},"params":{}}"#), "Invalid Request: duplicate member 'params'")
+    XCTAssertEqual(
+      invalid(#"{"jsonrpc":"2.0","method":"m","params":{},"params":{}}"#), "Invalid Request: duplicate member 'params'")
   }
 
   func testResponseShapedObjects() {
@@ -128,6 +143,7 @@ final class RPCDecoderTests: XCTestCase {
     XCTAssertEqual(
       RPCDecoder.decode(value: .object(["jsonrpc": .string("2.0"), "method": .string("m")])),
       .single(.request(Request(id: nil, method: "m", params: nil))))
-    XCTAssertEqual(RPCDecoder.entry(.null), .invalid(id: .null, error: .invalidRequest("expected a request object, got null")))
+    XCTAssertEqual(
+      RPCDecoder.entry(.null), .invalid(id: .null, error: .invalidRequest("expected a request object, got null")))
   }
 }

@@ -27,7 +27,10 @@ final class RPCEncoderTests: XCTestCase {
       #"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error: unexpected character 'x' at byte 3"}}"#
     )
     XCTAssertEqual(
-      text { RPCEncoder.appendError(id: .string("q"), error: .invalidParams(field: "content.badge", "must be an integer"), to: &$0) },
+      text {
+        RPCEncoder.appendError(
+          id: .string("q"), error: .invalidParams(field: "content.badge", "must be an integer"), to: &$0)
+      },
       #"{"jsonrpc":"2.0","id":"q","error":{"code":-32602,"message":"Invalid params: content.badge: must be an integer","data":{"field":"content.badge","problem":"must be an integer"}}}"#
     )
   }

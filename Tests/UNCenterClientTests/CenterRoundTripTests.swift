@@ -114,7 +114,8 @@ final class CenterRoundTripTests: XCTestCase {
       let content = UNMutableNotificationContent()
       try await center.add(
         UNNotificationRequest(
-          identifier: "r", content: content, trigger: UNTimeIntervalNotificationTrigger(timeInterval: 30, repeats: true)))
+          identifier: "r", content: content, trigger: UNTimeIntervalNotificationTrigger(timeInterval: 30, repeats: true)
+        ))
       XCTFail("a 30 s repeating interval was accepted")
     } catch let error as UNCenterError {
       XCTAssertEqual(error.message, "time interval must be at least 60 if repeating")
@@ -215,7 +216,8 @@ final class CenterRoundTripTests: XCTestCase {
     // The app is not running: the notification goes to the list, the response is queued.
     _ = try user.ok("advanceClock", .object(["seconds": .int(1)]))
     let r = try user.ok(
-      "respond", .object(["identifier": .string("q"), "actionIdentifier": .string("reply"), "userText": .string("Hej")]))
+      "respond",
+      .object(["identifier": .string("q"), "actionIdentifier": .string("reply"), "userText": .string("Hej")]))
     XCTAssertEqual(r["queued"], .bool(true))
 
     let delegate = RecordingDelegate()

@@ -11,7 +11,8 @@ final class WireShapeTests: XCTestCase {
       textInputPlaceholder: "Wpisz wiadomość...")
     let deleteAction = UNNotificationAction(identifier: "delete", title: "Usuń", options: [.destructive])
     return UNNotificationCategory(
-      identifier: "message", actions: [replyAction, deleteAction], intentIdentifiers: [], options: [.customDismissAction])
+      identifier: "message", actions: [replyAction, deleteAction], intentIdentifiers: [],
+      options: [.customDismissAction])
   }
 
   func testSeedCategoryEncodesAsTheDaemonsCategory() {
@@ -28,8 +29,10 @@ final class WireShapeTests: XCTestCase {
     let c = UNNotificationCategory(
       identifier: "c", actions: [], intentIdentifiers: ["INSendMessageIntent"], hiddenPreviewsBodyPlaceholder: "%u new",
       categorySummaryFormat: "%u more from %@",
-      options: [.allowAnnouncement, .customDismissAction, .allowInCarPlay, .hiddenPreviewsShowTitle,
-        .hiddenPreviewsShowSubtitle])
+      options: [
+        .allowAnnouncement, .customDismissAction, .allowInCarPlay, .hiddenPreviewsShowTitle,
+        .hiddenPreviewsShowSubtitle,
+      ])
     let expected = json(
       #"{"identifier":"c","actions":[],"intentIdentifiers":["INSendMessageIntent"],"#
         + #""hiddenPreviewsBodyPlaceholder":"%u new","categorySummaryFormat":"%u more from %@","#
@@ -117,7 +120,8 @@ final class WireShapeTests: XCTestCase {
     components.timeZone = TimeZone(identifier: "Europe/Warsaw")
     let trigger = UNCalendarNotificationTrigger(dateMatching: components, repeats: true)
     let expected = json(
-      #"{"type":"calendar","dateMatching":{"hour":8,"minute":30,"weekday":2},"timeZone":"Europe/Warsaw","repeats":true}"#)
+      #"{"type":"calendar","dateMatching":{"hour":8,"minute":30,"weekday":2},"timeZone":"Europe/Warsaw","repeats":true}"#
+    )
     XCTAssertEqual(trigger.wireValue, expected)
     let request = try UNNotificationRequest(
       wireValue: .object(["identifier": .string("c"), "content": .object([]), "trigger": expected]))
@@ -163,7 +167,8 @@ final class WireShapeTests: XCTestCase {
   }
 
   func testResponseDecoding() throws {
-    let text = #"{"responseId":"resp-1","actionIdentifier":"reply","userText":"Dzięki","notification":"#
+    let text =
+      #"{"responseId":"resp-1","actionIdentifier":"reply","userText":"Dzięki","notification":"#
       + Self.notificationText + "}"
     let r = try XCTUnwrap(try UNNotificationResponse.from(wireValue: json(text)) as? UNTextInputNotificationResponse)
     XCTAssertEqual(r.responseId, "resp-1")

@@ -41,9 +41,11 @@ final class DesktopAnswerTests: XCTestCase {
       DesktopMode.sessionBusReachable(
         environment: ["DBUS_SESSION_BUS_ADDRESS": "unix:path=/x"], explicitAddress: nil, fileExists: none))
     XCTAssertTrue(
-      DesktopMode.sessionBusReachable(environment: ["XDG_RUNTIME_DIR": "/run/user/1000"], explicitAddress: nil, fileExists: some))
+      DesktopMode.sessionBusReachable(
+        environment: ["XDG_RUNTIME_DIR": "/run/user/1000"], explicitAddress: nil, fileExists: some))
     XCTAssertFalse(
-      DesktopMode.sessionBusReachable(environment: ["XDG_RUNTIME_DIR": "/run/user/1000"], explicitAddress: nil, fileExists: none))
+      DesktopMode.sessionBusReachable(
+        environment: ["XDG_RUNTIME_DIR": "/run/user/1000"], explicitAddress: nil, fileExists: none))
     XCTAssertTrue(DesktopMode.sessionBusReachable(environment: [:], explicitAddress: "unix:path=/b", fileExists: none))
   }
 }

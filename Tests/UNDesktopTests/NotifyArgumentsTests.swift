@@ -81,13 +81,15 @@ final class NotifyArgumentsTests: XCTestCase {
   }
 
   func testSoundHints() {
-    let named = NotifyArguments(app: "a", notification: notification(sound: .named("ding")), capabilities: [], replacesId: 0)
+    let named = NotifyArguments(
+      app: "a", notification: notification(sound: .named("ding")), capabilities: [], replacesId: 0)
     XCTAssertEqual(named.hints[1].0, "sound-name")
     XCTAssertEqual(named.hints[1].1, .string("ding"))
     let silent = NotifyArguments(app: "a", notification: notification(sound: nil), capabilities: [], replacesId: 0)
     XCTAssertEqual(silent.hints[1].0, "suppress-sound")
     XCTAssertEqual(silent.hints[1].1, .boolean(true))
-    let standard = NotifyArguments(app: "a", notification: notification(sound: .default), capabilities: [], replacesId: 0)
+    let standard = NotifyArguments(
+      app: "a", notification: notification(sound: .default), capabilities: [], replacesId: 0)
     XCTAssertFalse(standard.hints.contains { $0.0 == "sound-name" || $0.0 == "suppress-sound" })
   }
 

@@ -123,7 +123,9 @@ final class AuthorizationTests: XCTestCase {
       "carPlaySetting", "criticalAlertSetting", "announcementSetting", "timeSensitiveSetting", "alertStyle",
       "showPreviewsSetting", "providesAppNotificationSettings",
     ]
-    let n = "notSupported", e = "enabled", d = "disabled"
+    let n = "notSupported"
+    let e = "enabled"
+    let d = "disabled"
     let expected: [AuthorizationStatus: [String]] = [
       .notDetermined: [n, n, n, n, n, n, n, n, n, "none", "always", "false"],
       .denied: [d, d, d, d, d, d, d, d, d, "none", "always", "false"],

@@ -54,7 +54,8 @@ final class CalendarScheduleTests: XCTestCase {
   func testOneShotInThePastIsNotScheduled() throws {
     let (center, _) = makeCenter()
     let r = try center.schedule(
-      app: "a", request("p", content(), try utcCalendar(.init(year: 2025, month: 12, day: 31, hour: 9), repeats: false)))
+      app: "a", request("p", content(), try utcCalendar(.init(year: 2025, month: 12, day: 31, hour: 9), repeats: false))
+    )
     XCTAssertFalse(r.scheduled)
     XCTAssertNil(r.nextTriggerDate)
     XCTAssertEqual(r.warnings.count, 1)

@@ -63,8 +63,10 @@ final class CalendarTriggerTests: XCTestCase {
     XCTAssertEqual(next(cal(C(year: 2027, hour: 9)), "2026-03-05T10:00:00Z"), "2027-01-01T09:00:00.000Z")
     XCTAssertEqual(
       upcoming(cal(C(month: 3, weekday: 2)), "2026-03-05T10:00:00Z", 4),
-      ["2026-03-09T00:00:00.000Z", "2026-03-16T00:00:00.000Z", "2026-03-23T00:00:00.000Z",
-        "2026-03-30T00:00:00.000Z"],
+      [
+        "2026-03-09T00:00:00.000Z", "2026-03-16T00:00:00.000Z", "2026-03-23T00:00:00.000Z",
+        "2026-03-30T00:00:00.000Z",
+      ],
       "a weekday takes the day's place: every Monday of March")
   }
 

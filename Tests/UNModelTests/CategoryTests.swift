@@ -19,7 +19,8 @@ final class CategoryTests: XCTestCase {
     }
     var dupActions = messageCategory
     dupActions.actions.append(Action(identifier: "reply", title: "again"))
-    assertThrows(.invalidParams(field: "categories[0].actions[2].identifier", problem: "duplicate identifier 'reply'")) {
+    assertThrows(.invalidParams(field: "categories[0].actions[2].identifier", problem: "duplicate identifier 'reply'"))
+    {
       () throws(UNError) in try center.registerCategories(app: "a", [dupActions])
     }
     assertThrows(.invalidParams(field: "categories[0].identifier", problem: "must be a non-empty string")) {

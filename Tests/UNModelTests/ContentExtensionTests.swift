@@ -144,7 +144,8 @@ final class ContentExtensionTests: XCTestCase {
     _ = try center.expand(app: "a", identifier: "m1")
     let r = try defaultTap(center)
     _ = center.takeEffects()
-    let done = try center.completeExtensionResponse(session: 7, responseId: r.responseId, option: .dismissAndForwardAction)
+    let done = try center.completeExtensionResponse(
+      session: 7, responseId: r.responseId, option: .dismissAndForwardAction)
     XCTAssertTrue(done.delivered)
     XCTAssertEqual(done.responseId, r.responseId)
     let sent = callbacks(center.takeEffects())
@@ -161,7 +162,8 @@ final class ContentExtensionTests: XCTestCase {
   func testForwardedBackgroundActionGetsItsDeadlineWhenForwarded() throws {
     let center = try scene()
     _ = try center.expand(app: "a", identifier: "m1")
-    let r = try center.respond(app: "a", identifier: "m1", actionIdentifier: "delete", userText: nil, authenticated: false)
+    let r = try center.respond(
+      app: "a", identifier: "m1", actionIdentifier: "delete", userText: nil, authenticated: false)
     _ = try center.advanceClock(seconds: 5)
     _ = center.takeEffects()
     _ = try center.completeExtensionResponse(session: 7, responseId: r.responseId, option: .dismissAndForwardAction)

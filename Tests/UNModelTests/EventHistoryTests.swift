@@ -8,7 +8,8 @@ final class EventHistoryTests: XCTestCase {
   func testCompactEventsEqualTheirFieldListForms() {
     let next = start.adding(milliseconds: 1000)
     let compact = Event(.scheduled, app: "a", date: start, identifier: "x", nextTriggerDate: next)
-    let listed = Event(.scheduled, app: "a", date: start, [("identifier", .string("x")), ("nextTriggerDate", .date(next))])
+    let listed = Event(
+      .scheduled, app: "a", date: start, [("identifier", .string("x")), ("nextTriggerDate", .date(next))])
     XCTAssertEqual(compact, listed)
     XCTAssertEqual(compact.fields.map(\.0), ["identifier", "nextTriggerDate"])
     XCTAssertEqual(compact["identifier"], .string("x"))

@@ -89,7 +89,8 @@ final class EventTests: XCTestCase {
     _ = try center.schedule(app: "a", request("p2", content(), interval(60)))
     _ = center.takeEffects()
     _ = try center.respond(app: "a", identifier: "m", actionIdentifier: "reply", userText: "Hej", authenticated: false)
-    _ = try center.respond(app: "a", identifier: "k", actionIdentifier: SystemAction.dismissAction, userText: nil, authenticated: false)
+    _ = try center.respond(
+      app: "a", identifier: "k", actionIdentifier: SystemAction.dismissAction, userText: nil, authenticated: false)
     _ = center.takeEffects()
     _ = try center.schedule(app: "a", request("d1", content(), nil))
     _ = try center.schedule(app: "a", request("d2", content(), nil))
@@ -107,7 +108,8 @@ final class EventTests: XCTestCase {
     // A background action left unsettled expires.
     _ = try center.schedule(app: "a", request("m2", content(category: "message"), nil))
     _ = center.takeEffects()
-    let r = try center.respond(app: "a", identifier: "m2", actionIdentifier: "delete", userText: nil, authenticated: false)
+    let r = try center.respond(
+      app: "a", identifier: "m2", actionIdentifier: "delete", userText: nil, authenticated: false)
     let responded = events(center.takeEffects())
     XCTAssertEqual(responded.map(\.kind), [.responded])
     XCTAssertEqual(responded[0].fields.map(\.0), ["identifier", "actionIdentifier", "responseId"])

@@ -25,7 +25,9 @@ final class PayloadFidelityTests: XCTestCase {
 
   func testLocKeysResolveWithTheAppsStringsOrTheKeyItself() throws {
     let (center, _) = makeCenter()
-    XCTAssertEqual(center.registerLocalizedStrings(app: "a", ["GAME_PLAY_REQUEST_FORMAT": "%@ and %@ have invited you to play Monopoly"]), 1)
+    XCTAssertEqual(
+      center.registerLocalizedStrings(
+        app: "a", ["GAME_PLAY_REQUEST_FORMAT": "%@ and %@ have invited you to play Monopoly"]), 1)
     let loc = LocalizedAlert(
       title: ("GAME_PLAY_REQUEST_TITLE", []), body: ("GAME_PLAY_REQUEST_FORMAT", ["Jenna", "Frank"]))
     var push = remotePush(Content())

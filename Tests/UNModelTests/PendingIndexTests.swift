@@ -89,7 +89,8 @@ final class PendingIndexTests: XCTestCase {
     c.userInfo = JSONText(bytes: Array(#"{"k":[1,2,"ż"]}"#.utf8))
     let calendar = Trigger.calendar(
       try! CalendarTrigger(dateMatching: .init(hour: 9, minute: 30), timeZone: "Europe/Warsaw", repeats: true))
-    for (id, trigger) in [("zażółć-1", calendar), ("x", interval(61, repeats: true)), ("", nil)] as [(String, Trigger?)] {
+    for (id, trigger) in [("zażółć-1", calendar), ("x", interval(61, repeats: true)), ("", nil)] as [(String, Trigger?)]
+    {
       let entry = PendingRequest(
         request: request(id, c, trigger), anchor: start, nextDate: start.adding(milliseconds: 5), addedSequence: 9)
       let r = PendingRecord.make(entry.request, anchor: entry.anchor, nextDate: entry.nextDate, addedSequence: 9)
@@ -107,7 +108,8 @@ final class PendingIndexTests: XCTestCase {
   }
 
   func testEmptyContentRoundTrips() {
-    let entry = PendingRequest(request: request("e", Content(), interval(5)), anchor: start, nextDate: start, addedSequence: 1)
+    let entry = PendingRequest(
+      request: request("e", Content(), interval(5)), anchor: start, nextDate: start, addedSequence: 1)
     let r = PendingRecord.make(entry.request, anchor: start, nextDate: start, addedSequence: 1)
     XCTAssertEqual(r.entry, entry)
     XCTAssertEqual(r.entry.request.content.userInfo, JSONText.emptyObject)

@@ -99,7 +99,8 @@ final class RemotePushTests: XCTestCase {
     XCTAssertEqual(shown.count, 1)
     XCTAssertEqual(shown.first?.request.content.title, "Zmieniona")
     XCTAssertEqual(shown.first?.request.content.body, "Odszyfrowana")
-    XCTAssertEqual(shown.first?.request.content.userInfo, JSONText(bytes: Array(payload.utf8)), "original userInfo kept")
+    XCTAssertEqual(
+      shown.first?.request.content.userInfo, JSONText(bytes: Array(payload.utf8)), "original userInfo kept")
     XCTAssertEqual(shown.first?.date, startPlus(4))
     XCTAssertEqual(center.app("a").delivered["m"]?.request.content.title, "Zmieniona")
     XCTAssertTrue(center.agenda.isEmpty)

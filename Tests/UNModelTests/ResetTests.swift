@@ -9,7 +9,8 @@ final class ResetTests: XCTestCase {
     center.attach(1, SessionInfo(role: .app, appId: "a"))
     _ = try center.schedule(app: "a", request("m", content(category: "message", badge: 4), nil))
     _ = try center.schedule(app: "a", request("p", content(), interval(10)))
-    let r = try center.respond(app: "a", identifier: "m", actionIdentifier: "delete", userText: nil, authenticated: false)
+    let r = try center.respond(
+      app: "a", identifier: "m", actionIdentifier: "delete", userText: nil, authenticated: false)
     _ = try center.schedule(app: "b", request("q", content(), interval(10)))
     center.reset(app: "a")
     XCTAssertEqual(center.app("a").pending.count, 0)

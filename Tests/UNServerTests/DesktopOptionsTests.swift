@@ -1,6 +1,7 @@
 import UNDesktop
-@testable import UNServer
 import XCTest
+
+@testable import UNServer
 
 /// `--desktop` and `--desktop-bus` (SPEC §10): off by default, precise usage errors.
 final class DesktopOptionsTests: XCTestCase {

@@ -103,8 +103,10 @@ final class DispatcherTests: XCTestCase {
         "scheduleLocal",
         .object([
           "app": .string("a"), "identifier": .string("x"), "content": .object(["title": .string("t")]),
-          "trigger": .object(["type": .string("calendar"), "dateMatching": .object(["hour": .int(9)]),
-                              "timeZone": .string("UTC")]),
+          "trigger": .object([
+            "type": .string("calendar"), "dateMatching": .object(["hour": .int(9)]),
+            "timeZone": .string("UTC"),
+          ]),
         ])))
     XCTAssertEqual(r?["scheduled"], .bool(true))
     XCTAssertEqual(r?["nextTriggerDate"], .string("2026-01-01T09:00:00.000Z"))
@@ -122,7 +124,10 @@ final class DispatcherTests: XCTestCase {
 
   func testWaitForAnswersAtOnceWithARecordedEvent() throws {
     _ = try center.schedule(
-      app: "a", NotificationRequest(identifier: "x", content: Content(), trigger: .timeInterval(try TimeIntervalTrigger(seconds: 5, repeats: false))))
+      app: "a",
+      NotificationRequest(
+        identifier: "x", content: Content(), trigger: .timeInterval(try TimeIntervalTrigger(seconds: 5, repeats: false))
+      ))
     let r = result(
       call(
         "waitFor",
@@ -141,9 +146,13 @@ final class DispatcherTests: XCTestCase {
 
   func testWaitForWithoutAMatchIsDeferred() throws {
     _ = try center.schedule(
-      app: "a", NotificationRequest(identifier: "x", content: Content(), trigger: .timeInterval(try TimeIntervalTrigger(seconds: 5, repeats: false))))
+      app: "a",
+      NotificationRequest(
+        identifier: "x", content: Content(), trigger: .timeInterval(try TimeIntervalTrigger(seconds: 5, repeats: false))
+      ))
     let filter = JSONValue.object(["type": .string("fired")])
-    let answer = call("waitFor", .object(["app": .string("a"), "event": filter, "timeout": .double(2.5)]), id: .number("9"))
+    let answer = call(
+      "waitFor", .object(["app": .string("a"), "event": filter, "timeout": .double(2.5)]), id: .number("9"))
     guard case .deferred(let id, let wait)? = answer else { return XCTFail("\(String(describing: answer))") }
     XCTAssertEqual(id, .number("9"))
     XCTAssertEqual(wait.app, "a")

@@ -1,8 +1,8 @@
 import Foundation
+import UNModel
 import XCTest
 
 @testable import UNServer
-import UNModel
 
 /// The log never holds up the loop: lines go to a writer thread, and a reader that stops
 /// reading costs dropped lines (counted and reported), not a blocked daemon.
@@ -10,7 +10,10 @@ final class LogSinkTests: XCTestCase {
   private func pipePair() -> (read: Int32, write: Int32) {
     var fds: [Int32] = [0, 0]
     XCTAssertEqual(pipe(&fds), 0)
-    addTeardownBlock { close(fds[0]); close(fds[1]) }
+    addTeardownBlock {
+      close(fds[0])
+      close(fds[1])
+    }
     return (fds[0], fds[1])
   }
 
@@ -100,7 +103,8 @@ final class LogLineTests: XCTestCase {
     line.field("polish", "Cześć")
     XCTAssertEqual(
       String(decoding: line.bytes, as: UTF8.self),
-      #"<4>level=warn event=e empty="" space="a b" eq="a=b" quote="say \"hi\" \\ now" newline="one\ntwo" polish="Cześć""#)
+      #"<4>level=warn event=e empty="" space="a b" eq="a=b" quote="say \"hi\" \\ now" newline="one\ntwo" polish="Cześć""#
+    )
   }
 
   func testNothingIsFormattedBelowTheLevel() {

@@ -58,7 +58,9 @@ final class OpenRPCTests: XCTestCase {
 
   func testDiscoverAnswersWithTheDocument() throws {
     let answer = call("rpc.discover", nil)
-    guard case .result(_, let value)? = answer else { return XCTFail("rpc.discover failed: \(String(describing: answer))") }
+    guard case .result(_, let value)? = answer else {
+      return XCTFail("rpc.discover failed: \(String(describing: answer))")
+    }
     XCTAssertEqual(value, OpenRPCDocument.value)
   }
 

@@ -57,12 +57,17 @@ final class ParamsTests: XCTestCase {
     let p = try params(
       #"{"s":1,"b":"yes","i":"3","f":1.5,"d":"x","a":{},"l":["x",2],"o":[]}"#,
       allowed: ["s", "b", "i", "f", "d", "a", "l", "o"])
-    assertInvalidParams(thrown { () throws(RPCError) in try p.string("s") }, field: "s", "expected a string, got a number")
-    assertInvalidParams(thrown { () throws(RPCError) in try p.bool("b") }, field: "b", "expected a boolean, got a string")
-    assertInvalidParams(thrown { () throws(RPCError) in try p.int("i") }, field: "i", "expected an integer, got a string")
+    assertInvalidParams(
+      thrown { () throws(RPCError) in try p.string("s") }, field: "s", "expected a string, got a number")
+    assertInvalidParams(
+      thrown { () throws(RPCError) in try p.bool("b") }, field: "b", "expected a boolean, got a string")
+    assertInvalidParams(
+      thrown { () throws(RPCError) in try p.int("i") }, field: "i", "expected an integer, got a string")
     assertInvalidParams(thrown { () throws(RPCError) in try p.int("f") }, field: "f", "expected an integer")
-    assertInvalidParams(thrown { () throws(RPCError) in try p.double("d") }, field: "d", "expected a number, got a string")
-    assertInvalidParams(thrown { () throws(RPCError) in try p.array("a") }, field: "a", "expected an array, got an object")
+    assertInvalidParams(
+      thrown { () throws(RPCError) in try p.double("d") }, field: "d", "expected a number, got a string")
+    assertInvalidParams(
+      thrown { () throws(RPCError) in try p.array("a") }, field: "a", "expected an array, got an object")
     assertInvalidParams(
       thrown { () throws(RPCError) in try p.stringArray("l") }, field: "l[1]", "expected a string, got a number")
   }
@@ -194,8 +199,10 @@ final class TriggerDecodingTests: XCTestCase {
       decodeError(#"{"type":"location"}"#)?.message,
       "Invalid params: trigger.type: 'location' is not one of 'timeInterval', 'calendar'")
     XCTAssertEqual(decodeError(#"{"timeInterval":5}"#)?.message, "Invalid params: trigger.type: required")
-    XCTAssertEqual(decodeError(#"{"type":1}"#)?.message, "Invalid params: trigger.type: expected a string, got a number")
-    XCTAssertEqual(decodeError(#""soon""#)?.message, "Invalid params: trigger: expected an object or null, got a string")
+    XCTAssertEqual(
+      decodeError(#"{"type":1}"#)?.message, "Invalid params: trigger.type: expected a string, got a number")
+    XCTAssertEqual(
+      decodeError(#""soon""#)?.message, "Invalid params: trigger: expected an object or null, got a string")
     XCTAssertEqual(
       decodeError(#"{"type":"timeInterval","timeInterval":0}"#)?.message, "time interval must be greater than 0")
     XCTAssertEqual(decodeError(#"{"type":"timeInterval","timeInterval":0}"#)?.code, .invalidTrigger)
@@ -209,7 +216,9 @@ final class TriggerDecodingTests: XCTestCase {
   func testValidTriggers() throws {
     XCTAssertNil(try ModelDecoding.trigger(nil))
     let cal = try ModelDecoding.trigger(
-      json(#"{"type":"calendar","dateMatching":{"month":12,"day":24,"hour":18},"timeZone":"Europe/Warsaw","repeats":true}"#))
+      json(
+        #"{"type":"calendar","dateMatching":{"month":12,"day":24,"hour":18},"timeZone":"Europe/Warsaw","repeats":true}"#
+      ))
     guard case .calendar(let c)? = cal else { return XCTFail("\(String(describing: cal))") }
     XCTAssertEqual(c.dateMatching, CalendarTrigger.Components(month: 12, day: 24, hour: 18))
     XCTAssertEqual(c.timeZoneIdentifier, "Europe/Warsaw")

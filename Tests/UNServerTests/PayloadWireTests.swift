@@ -80,7 +80,8 @@ final class PayloadWireTests: XCTestCase {
 
   func testSoundShapeErrorsNameTheField() {
     XCTAssertEqual(
-      failure("scheduleLocal", #"{"app":"a","identifier":"x","content":{"sound":{"critical":true,"volume":3}}}"#)?.message,
+      failure("scheduleLocal", #"{"app":"a","identifier":"x","content":{"sound":{"critical":true,"volume":3}}}"#)?
+        .message,
       "Invalid params: content.sound.volume: must be a number in 0...1, got 3.0")
     XCTAssertEqual(
       failure("scheduleLocal", #"{"app":"a","identifier":"x","content":{"sound":{"loud":true}}}"#)?.message,
@@ -93,10 +94,12 @@ final class PayloadWireTests: XCTestCase {
   func testCriticalSoundSurvivesScheduleAndListPending() {
     _ = ok(
       "scheduleLocal",
-      #"{"app":"a","identifier":"x","content":{"title":"t","sound":{"name":"a.caf","critical":true,"volume":0.7}},"trigger":{"type":"timeInterval","timeInterval":60}}"#)
+      #"{"app":"a","identifier":"x","content":{"title":"t","sound":{"name":"a.caf","critical":true,"volume":0.7}},"trigger":{"type":"timeInterval","timeInterval":60}}"#
+    )
     let listed = ok("listPending", #"{"app":"a"}"#)
     XCTAssertEqual(
-      listed["requests"]?[0]?["content"]?["sound"], try JSONParser.parse(#"{"name":"a.caf","critical":true,"volume":0.7}"#))
+      listed["requests"]?[0]?["content"]?["sound"],
+      try JSONParser.parse(#"{"name":"a.caf","critical":true,"volume":0.7}"#))
   }
 
   // MARK: pushRemote
@@ -120,7 +123,8 @@ final class PayloadWireTests: XCTestCase {
       try JSONParser.parse(#"{"strings":{"NEW_MSG":"%1$@ wrote: %2$@","TITLE":"Chat"}}"#))
     _ = ok(
       "pushRemote",
-      #"{"app":"a","identifier":"m","payload":{"aps":{"alert":{"title-loc-key":"TITLE","loc-key":"NEW_MSG","loc-args":["Anna","Cześć"]}}}}"#)
+      #"{"app":"a","identifier":"m","payload":{"aps":{"alert":{"title-loc-key":"TITLE","loc-key":"NEW_MSG","loc-args":["Anna","Cześć"]}}}}"#
+    )
     let n = ok("listDelivered", #"{"app":"a"}"#)["notifications"]?[0]?["request"]?["content"]
     XCTAssertEqual(n?["title"], .string("Chat"))
     XCTAssertEqual(n?["body"], .string("Anna wrote: Cześć"))
@@ -180,7 +184,8 @@ final class PayloadWireTests: XCTestCase {
     XCTAssertEqual(try String(contentsOfFile: copy, encoding: .utf8), "PNG bytes")
     _ = ok("advanceClock", #"{"seconds":60}"#)
     let delivered = ok("listDelivered", #"{"app":"com.example.pets"}"#)
-    XCTAssertEqual(delivered["notifications"]?[0]?["request"]?["content"]?["attachments"]?[0]?["url"], attachment["url"])
+    XCTAssertEqual(
+      delivered["notifications"]?[0]?["request"]?["content"]?["attachments"]?[0]?["url"], attachment["url"])
     _ = ok("reset", #"{"app":"com.example.pets"}"#)
     XCTAssertFalse(FileManager.default.fileExists(atPath: copy))
   }
@@ -205,7 +210,8 @@ final class PayloadWireTests: XCTestCase {
       "Invalid params: content.attachments[1].url: \(URL(fileURLWithPath: directory).path) is not a regular file")
     XCTAssertEqual(ok("listPending", #"{"app":"a"}"#)["requests"], .array([]), "nothing kept")
     XCTAssertEqual(
-      failure("scheduleLocal", #"{"app":"a","identifier":"x","content":{"attachments":[{"url":"file:///x"}]}}"#)?.message,
+      failure("scheduleLocal", #"{"app":"a","identifier":"x","content":{"attachments":[{"url":"file:///x"}]}}"#)?
+        .message,
       "Invalid params: content.attachments[0].identifier: required")
   }
 

@@ -19,7 +19,9 @@ import UNStore
 enum StateListing {
   static func lines(_ center: Center) -> [String] {
     var out: [String] = []
-    func add(_ label: String, _ value: JSONValue) { out.append("\(label) \(String(decoding: value.encoded(), as: UTF8.self))") }
+    func add(_ label: String, _ value: JSONValue) {
+      out.append("\(label) \(String(decoding: value.encoded(), as: UTF8.self))")
+    }
     for appId in center.apps.keys.sorted() {
       let app = center.apps[appId]!
       let settings = center.settings(app: appId)
@@ -88,7 +90,8 @@ final class ReloadCheck {
     if case .request(let r) = entry {
       switch answer {
       case .result?, .encoded?: succeeded[r.method, default: 0] += 1
-      case .error(_, let e)? where ProcessInfo.processInfo.environment["RELOAD_DEBUG"] != nil: print("ERR", r.method, e.message)
+      case .error(_, let e)? where ProcessInfo.processInfo.environment["RELOAD_DEBUG"] != nil:
+        print("ERR", r.method, e.message)
       default: break
       }
     }
@@ -211,7 +214,9 @@ struct RequestProgram {
     switch next() % 5 {
     case 0: return #","trigger":null"#
     case 1: return #","trigger":{"type":"timeInterval","timeInterval":60,"repeats":true}"#
-    case 2: return #","trigger":{"type":"calendar","dateMatching":{"minute":\#(pick([0, 30]))},"repeats":\#(pick(["true", "false"]))}"#
+    case 2:
+      return
+        #","trigger":{"type":"calendar","dateMatching":{"minute":\#(pick([0, 30]))},"repeats":\#(pick(["true", "false"]))}"#
     default: return #","trigger":{"type":"timeInterval","timeInterval":\#(pick([1, 5, 30, 90])),"repeats":false}"#
     }
   }
@@ -254,7 +259,8 @@ struct RequestProgram {
     case 3:
       return .send(
         client: 3,
-        text: request("hello", #""appId":"a","role":"contentExtension","categories":["c1"],"userInteractionEnabled":true"#))
+        text: request(
+          "hello", #""appId":"a","role":"contentExtension","categories":["c1"],"userInteractionEnabled":true"#))
     case 4: return .close(client: Int(next() % 4))
     case 5, 38:
       return .send(
@@ -265,11 +271,13 @@ struct RequestProgram {
         ))
     case 6:
       return .send(
-        client: client, text: request("registerLocalizedStrings", #""app":"\#(app)","strings":{"K":"v %@","N":"\#(id)"}"#))
+        client: client,
+        text: request("registerLocalizedStrings", #""app":"\#(app)","strings":{"K":"v %@","N":"\#(id)"}"#))
     case 7, 8, 9, 10, 11, 12:
       return .send(
         client: client,
-        text: request("scheduleLocal", #""app":"\#(app)","identifier":"\#(ident)","content":\#(content())\#(trigger())"#))
+        text: request(
+          "scheduleLocal", #""app":"\#(app)","identifier":"\#(ident)","content":\#(content())\#(trigger())"#))
     case 13:
       return .send(
         client: client,
@@ -289,8 +297,12 @@ struct RequestProgram {
           #""app":"\#(app)","identifier":"\#(ident)","actionIdentifier":"\#(action)"\#(text)\#(chance(30) ? #","authenticated":true"# : "")"#
         ))
     case 22, 23:
-      return .send(client: client, text: request("completeResponse", #""app":"\#(app)","responseId":"\#(self.known(known.responses, else: "resp"))""#))
-    case 24, 25, 26: return .send(client: client, text: request("advanceClock", #""seconds":\#(pick([0, 1, 5, 31, 60, 600, 1800]))"#))
+      return .send(
+        client: client,
+        text: request(
+          "completeResponse", #""app":"\#(app)","responseId":"\#(self.known(known.responses, else: "resp"))""#))
+    case 24, 25, 26:
+      return .send(client: client, text: request("advanceClock", #""seconds":\#(pick([0, 1, 5, 31, 60, 600, 1800]))"#))
     case 27:
       return .send(
         client: client,
@@ -299,10 +311,12 @@ struct RequestProgram {
           #""app":"\#(app)","status":"\#(pick(["authorized", "authorized", "authorized", "denied", "notDetermined", "provisional"]))""#
             + (chance(50) ? #","answer":"\#(pick(["grant", "deny"]))""# : "")))
     case 28:
-      return .send(client: client, text: request("requestAuthorization", #""app":"\#(app)","options":["alert","badge"]"#))
+      return .send(
+        client: client, text: request("requestAuthorization", #""app":"\#(app)","options":["alert","badge"]"#))
     case 29: return .send(client: client, text: request("setBadgeCount", #""app":"\#(app)","count":\#(next() % 9)"#))
     case 30:
-      return .send(client: client, text: request("setForeground", #""app":"\#(app)","foreground":\#(pick(["true", "false"]))"#))
+      return .send(
+        client: client, text: request("setForeground", #""app":"\#(app)","foreground":\#(pick(["true", "false"]))"#))
     case 31: return .send(client: client, text: request("setDeviceLocked", #""locked":\#(pick(["true", "false"]))"#))
     case 32: return .send(client: client, text: request("reset", #""app":"\#(app)""#))
     case 33:
@@ -311,12 +325,16 @@ struct RequestProgram {
         client: client,
         text: request(
           "pushRemote",
-          #""app":"a","identifier":"\#(ident)","payload":{"aps":{"alert":{"title":"P","loc-key":"K"},"badge":3\#(mutable)}}"#))
+          #""app":"a","identifier":"\#(ident)","payload":{"aps":{"alert":{"title":"P","loc-key":"K"},"badge":3\#(mutable)}}"#
+        ))
     case 34, 35, 36, 37:
       switch Int(next() % 4) {
       case 0:
         return .send(
-          client: 2, text: request("completeContent", #""requestId":"\#(self.known(known.modifications, else: "mod"))","content":{"title":"M"}"#))
+          client: 2,
+          text: request(
+            "completeContent",
+            #""requestId":"\#(self.known(known.modifications, else: "mod"))","content":{"title":"M"}"#))
       case 1: return .send(client: client, text: request("expand", #""app":"a","identifier":"\#(ident)""#))
       case 2: return .send(client: client, text: request("collapse", #""app":"a","identifier":"\#(ident)""#))
       default:
@@ -332,7 +350,8 @@ struct RequestProgram {
         client: 1,
         text: request(
           "completePresentation",
-          #""presentationId":"\#(self.known(known.presentations, else: "pres"))","options":\#(pick([#"[]"#, #"["list"]"#, #"["banner","sound"]"#]))"#))
+          #""presentationId":"\#(self.known(known.presentations, else: "pres"))","options":\#(pick([#"[]"#, #"["list"]"#, #"["banner","sound"]"#]))"#
+        ))
     }
   }
 }

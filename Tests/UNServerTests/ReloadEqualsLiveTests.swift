@@ -23,28 +23,63 @@ final class ReloadEqualsLiveTests: XCTestCase {
   private let scripted: [(client: Int, text: String?)] = [
     (0, #"{"jsonrpc":"2.0","id":1,"method":"hello","params":{"appId":"a"}}"#),
     (2, #"{"jsonrpc":"2.0","id":2,"method":"hello","params":{"appId":"a","role":"serviceExtension"}}"#),
-    (3, #"{"jsonrpc":"2.0","id":3,"method":"hello","params":{"appId":"a","role":"contentExtension","categories":["c1"]}}"#),
+    (
+      3,
+      #"{"jsonrpc":"2.0","id":3,"method":"hello","params":{"appId":"a","role":"contentExtension","categories":["c1"]}}"#
+    ),
     (1, #"{"jsonrpc":"2.0","id":4,"method":"hello","params":{"appId":"b","presentationDecision":"delegate"}}"#),
     (
       4,
       #"{"jsonrpc":"2.0","id":5,"method":"registerCategories","params":{"app":"a","categories":[{"identifier":"c1","actions":[{"identifier":"later","title":"L"}]}]}}"#
     ),
-    (4, #"{"jsonrpc":"2.0","id":6,"method":"scheduleLocal","params":{"app":"a","identifier":"x","content":{"title":"T","categoryIdentifier":"c1"}}}"#),
-    (4, #"{"jsonrpc":"2.0","id":7,"method":"respond","params":{"app":"a","identifier":"x","actionIdentifier":"later"}}"#),
+    (
+      4,
+      #"{"jsonrpc":"2.0","id":6,"method":"scheduleLocal","params":{"app":"a","identifier":"x","content":{"title":"T","categoryIdentifier":"c1"}}}"#
+    ),
+    (
+      4,
+      #"{"jsonrpc":"2.0","id":7,"method":"respond","params":{"app":"a","identifier":"x","actionIdentifier":"later"}}"#
+    ),
     (4, #"{"jsonrpc":"2.0","id":8,"method":"completeResponse","params":{"app":"a","responseId":"resp-1"}}"#),
-    (4, #"{"jsonrpc":"2.0","id":9,"method":"scheduleLocal","params":{"app":"a","identifier":"y","content":{"title":"T","categoryIdentifier":"c1"}}}"#),
+    (
+      4,
+      #"{"jsonrpc":"2.0","id":9,"method":"scheduleLocal","params":{"app":"a","identifier":"y","content":{"title":"T","categoryIdentifier":"c1"}}}"#
+    ),
     (4, #"{"jsonrpc":"2.0","id":10,"method":"expand","params":{"app":"a","identifier":"y"}}"#),
     (4, #"{"jsonrpc":"2.0","id":13,"method":"collapse","params":{"app":"a","identifier":"y"}}"#),
     (4, #"{"jsonrpc":"2.0","id":10,"method":"expand","params":{"app":"a","identifier":"y"}}"#),
-    (4, #"{"jsonrpc":"2.0","id":11,"method":"respond","params":{"app":"a","identifier":"y","actionIdentifier":"later"}}"#),
-    (3, #"{"jsonrpc":"2.0","id":12,"method":"completeExtensionResponse","params":{"responseId":"resp-2","option":"dismissAndForwardAction"}}"#),
+    (
+      4,
+      #"{"jsonrpc":"2.0","id":11,"method":"respond","params":{"app":"a","identifier":"y","actionIdentifier":"later"}}"#
+    ),
+    (
+      3,
+      #"{"jsonrpc":"2.0","id":12,"method":"completeExtensionResponse","params":{"responseId":"resp-2","option":"dismissAndForwardAction"}}"#
+    ),
     (0, nil),
-    (4, #"{"jsonrpc":"2.0","id":14,"method":"scheduleLocal","params":{"app":"a","identifier":"z","content":{"title":"T"}}}"#),
-    (4, #"{"jsonrpc":"2.0","id":15,"method":"respond","params":{"app":"a","identifier":"z","actionIdentifier":"com.apple.UNNotificationDefaultActionIdentifier"}}"#),
-    (4, #"{"jsonrpc":"2.0","id":16,"method":"pushRemote","params":{"app":"a","payload":{"aps":{"alert":{"title":"P"},"mutable-content":1}}}}"#),
-    (2, #"{"jsonrpc":"2.0","id":17,"method":"completeContent","params":{"requestId":"mod-1","content":{"title":"M"}}}"#),
-    (4, #"{"jsonrpc":"2.0","id":18,"method":"scheduleLocal","params":{"app":"b","identifier":"x","content":{"title":"T"}}}"#),
-    (1, #"{"jsonrpc":"2.0","id":19,"method":"completePresentation","params":{"presentationId":"pres-1","options":["list"]}}"#),
+    (
+      4,
+      #"{"jsonrpc":"2.0","id":14,"method":"scheduleLocal","params":{"app":"a","identifier":"z","content":{"title":"T"}}}"#
+    ),
+    (
+      4,
+      #"{"jsonrpc":"2.0","id":15,"method":"respond","params":{"app":"a","identifier":"z","actionIdentifier":"com.apple.UNNotificationDefaultActionIdentifier"}}"#
+    ),
+    (
+      4,
+      #"{"jsonrpc":"2.0","id":16,"method":"pushRemote","params":{"app":"a","payload":{"aps":{"alert":{"title":"P"},"mutable-content":1}}}}"#
+    ),
+    (
+      2, #"{"jsonrpc":"2.0","id":17,"method":"completeContent","params":{"requestId":"mod-1","content":{"title":"M"}}}"#
+    ),
+    (
+      4,
+      #"{"jsonrpc":"2.0","id":18,"method":"scheduleLocal","params":{"app":"b","identifier":"x","content":{"title":"T"}}}"#
+    ),
+    (
+      1,
+      #"{"jsonrpc":"2.0","id":19,"method":"completePresentation","params":{"presentationId":"pres-1","options":["list"]}}"#
+    ),
     (0, #"{"jsonrpc":"2.0","id":20,"method":"hello","params":{"appId":"a"}}"#),
   ]
 

@@ -85,7 +85,8 @@ final class RemotePayloadTests: XCTestCase {
 
   func testLocKeyFamily() throws {
     let push = try map(
-      #"{"aps":{"alert":{"loc-key":"MSG","loc-args":["x",2],"title-loc-key":"T","subtitle-loc-key":"S","subtitle-loc-args":["y"]}}}"#)
+      #"{"aps":{"alert":{"loc-key":"MSG","loc-args":["x",2],"title-loc-key":"T","subtitle-loc-key":"S","subtitle-loc-args":["y"]}}}"#
+    )
     XCTAssertEqual(push.content.title, "")
     XCTAssertEqual(push.content.body, "")
     XCTAssertEqual(push.localization?.body?.key, "MSG")
@@ -110,7 +111,8 @@ final class RemotePayloadTests: XCTestCase {
   }
 
   func testInterruptionLevels() throws {
-    XCTAssertEqual(try map(#"{"aps":{"interruption-level":"time-sensitive"}}"#).content.interruptionLevel, .timeSensitive)
+    XCTAssertEqual(
+      try map(#"{"aps":{"interruption-level":"time-sensitive"}}"#).content.interruptionLevel, .timeSensitive)
     XCTAssertEqual(try map(#"{"aps":{"interruption-level":"passive"}}"#).content.interruptionLevel, .passive)
     XCTAssertEqual(try map(#"{"aps":{"interruption-level":"critical"}}"#).content.interruptionLevel, .critical)
     XCTAssertEqual(try map(#"{"aps":{"interruption-level":"active"}}"#).content.interruptionLevel, .active)
@@ -142,7 +144,8 @@ final class RemotePayloadTests: XCTestCase {
   /// APNs and iOS accept ill-typed keys and ignore them: each is named in a warning.
   func testIllTypedKeysAreIgnoredWithWarnings() throws {
     let push = try map(
-      #"{"aps":{"alert":{"title":{"loc-key":"%@ is on an adventure!","loc-args":["Power Panda"]},"body":"B"},"badge":"5","sound":true,"thread-id":7}}"#)
+      #"{"aps":{"alert":{"title":{"loc-key":"%@ is on an adventure!","loc-args":["Power Panda"]},"body":"B"},"badge":"5","sound":true,"thread-id":7}}"#
+    )
     XCTAssertEqual(push.content.title, "")
     XCTAssertEqual(push.content.body, "B")
     XCTAssertNil(push.content.badge)
@@ -157,7 +160,8 @@ final class RemotePayloadTests: XCTestCase {
         "aps.thread-id: expected a string, got 7; ignored",
       ])
     XCTAssertEqual(try map(#"{"aps":{"badge":-1}}"#).warnings, ["aps.badge: expected an integer >= 0, got -1; ignored"])
-    XCTAssertEqual(try map(#"{"aps":{"alert":5}}"#).warnings, ["aps.alert: expected a string or a dictionary, got 5; ignored"])
+    XCTAssertEqual(
+      try map(#"{"aps":{"alert":5}}"#).warnings, ["aps.alert: expected a string or a dictionary, got 5; ignored"])
   }
 
   /// Apple's Live Activity update: accepted, not shown as a notification.
@@ -171,7 +175,8 @@ final class RemotePayloadTests: XCTestCase {
     XCTAssertEqual(push.liveActivityEvent, "update")
     XCTAssertFalse(push.silent)
     XCTAssertFalse(push.contentAvailable)
-    XCTAssertEqual(push.warnings, ["aps.event: a Live Activity update is shown by ActivityKit, not as a notification; not shown"])
+    XCTAssertEqual(
+      push.warnings, ["aps.event: a Live Activity update is shown by ActivityKit, not as a notification; not shown"])
   }
 
   func testSilentAndMutable() throws {

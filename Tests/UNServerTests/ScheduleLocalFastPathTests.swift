@@ -46,12 +46,17 @@ final class ScheduleLocalFastPathTests: XCTestCase {
   }
 
   func testShapesTheFastPathTakes() {
-    let envelope = { (params: String) in #"{"jsonrpc":"2.0","id":"a\"b","method":"scheduleLocal","params":"# + params + "}" }
+    let envelope = { (params: String) in
+      #"{"jsonrpc":"2.0","id":"a\"b","method":"scheduleLocal","params":"# + params + "}"
+    }
     // Whitespace everywhere, escapes in values, ids of each kind, notifications.
-    assertFast(" { \"jsonrpc\" : \"2.0\" , \"method\" : \"scheduleLocal\" , \"params\" : { \"identifier\" : \"x\" , \"content\" : { } } , \"id\" : null } \n")
+    assertFast(
+      " { \"jsonrpc\" : \"2.0\" , \"method\" : \"scheduleLocal\" , \"params\" : { \"identifier\" : \"x\" , \"content\" : { } } , \"id\" : null } \n"
+    )
     assertFast(#"{"method":"scheduleLocal","jsonrpc":"2.0","params":{"identifier":"x","content":{}}}"#)
     assertFast(#"{"jsonrpc":"2.0","id":-1.5e3,"method":"scheduleLocal","params":{"identifier":"x","content":{}}}"#)
-    assertFast(envelope(#"{"identifier":"\u00e9t\u00e9 \ud83d\ude00","content":{"title":"a\nb","body":"é"},"trigger":null}"#))
+    assertFast(
+      envelope(#"{"identifier":"\u00e9t\u00e9 \ud83d\ude00","content":{"title":"a\nb","body":"é"},"trigger":null}"#))
     // Every content field, nulls as absent, numbers in other spellings.
     assertFast(
       envelope(
@@ -63,7 +68,9 @@ final class ScheduleLocalFastPathTests: XCTestCase {
     assertFast(envelope(#"{"identifier":"x","content":{"sound":"ping.caf","userInfo":{ "seq" : 1 }}}"#))
     assertFast(envelope(#"{"identifier":"x","content":{"userInfo":{"k":"\/","deep":[[[[1]]]]}}}"#))
     assertFast(envelope(#"{"identifier":"x","content":{"badge":-1,"relevanceScore":7}}"#))  // the model refuses these
-    assertFast(envelope(#"{"identifier":"x","content":{},"trigger":{"type":"timeInterval","timeInterval":86400.000000000000001}}"#))
+    assertFast(
+      envelope(
+        #"{"identifier":"x","content":{},"trigger":{"type":"timeInterval","timeInterval":86400.000000000000001}}"#))
   }
 
   func testEverythingElseIsLeftToTheGeneralPath() {
@@ -87,7 +94,8 @@ final class ScheduleLocalFastPathTests: XCTestCase {
       envelope(#"{"identifier":"x","content":{},"extra":1}"#), envelope(#"{"identifier":"x","content":{"titel":"a"}}"#),
       envelope(#"{"identifier":"x","content":{"title":"a","title":"b"}}"#),
       envelope(#"{"identifier":"x","content":{"title":1}}"#), envelope(#"{"identifier":"x","content":{"badge":1.5}}"#),
-      envelope(#"{"identifier":"x","content":{"badge":"1"}}"#), envelope(#"{"identifier":"x","content":{"userInfo":[]}}"#),
+      envelope(#"{"identifier":"x","content":{"badge":"1"}}"#),
+      envelope(#"{"identifier":"x","content":{"userInfo":[]}}"#),
       envelope(#"{"identifier":"x","content":{"userInfo":{"a":1,}}}"#),
       envelope(#"{"identifier":"x","content":{"userInfo":{"a":"\ud800"}}}"#),
       envelope(#"{"identifier":"x","content":{"interruptionLevel":"loud"}}"#),
@@ -103,7 +111,8 @@ final class ScheduleLocalFastPathTests: XCTestCase {
       envelope(#"{"identifier":"x","content":{},"trigger":5}"#),
       envelope(#"{"\u0069dentifier":"x","content":{}}"#),
       // A literal that starts like null but is not one must not be skipped over.
-      envelope(#"{"identifier":"x","content":{"title":n"a"}}"#), envelope(#"{"app":nul"a","identifier":"x","content":{}}"#),
+      envelope(#"{"identifier":"x","content":{"title":n"a"}}"#),
+      envelope(#"{"app":nul"a","identifier":"x","content":{}}"#),
       envelope(#"{"identifier":"x","content":{"title":nulll}}"#),
       envelope(#"{"identifier":"x","content":{},"trigger":n{"type":"timeInterval","timeInterval":5}}"#),
     ] {
@@ -113,7 +122,8 @@ final class ScheduleLocalFastPathTests: XCTestCase {
   }
 
   func testNestingLimitIsThatOfTheParser() {
-    let text = #"{"jsonrpc":"2.0","id":1,"method":"scheduleLocal","params":{"identifier":"x","content":{"userInfo":{"a":[{}]}}}}"#
+    let text =
+      #"{"jsonrpc":"2.0","id":1,"method":"scheduleLocal","params":{"identifier":"x","content":{"userInfo":{"a":[{}]}}}}"#
     // Six containers deep: the parser accepts it with a limit of 6, not 5.
     assertFast(text, maxDepth: 6)
     XCTAssertNil(reference(text, maxDepth: 5))

@@ -69,7 +69,9 @@ final class StateRowTests: XCTestCase {
     var rare = common
     rare.badge = 2
     let interval = Trigger.timeInterval(try TimeIntervalTrigger(seconds: 86400.5, repeats: false))
-    for (i, (content, trigger)) in [(common, interval), (Content(), interval), (rare, interval), (common, nil)].enumerated() {
+    for (i, (content, trigger)) in [(common, interval), (Content(), interval), (rare, interval), (common, nil)]
+      .enumerated()
+    {
       var p = pending(content, trigger)
       p.request.identifier = "id-\(i)-é"
       requests.append(p)
@@ -78,7 +80,8 @@ final class StateRowTests: XCTestCase {
     for p in requests {
       let view = try XCTUnwrap(schedule.view(p.identifier))
       let fromView = StateCodec.pendingRow(view)
-      XCTAssertEqual(String(decoding: fromView, as: UTF8.self), String(decoding: StateCodec.pendingRow(p), as: UTF8.self))
+      XCTAssertEqual(
+        String(decoding: fromView, as: UTF8.self), String(decoding: StateCodec.pendingRow(p), as: UTF8.self))
       XCTAssertEqual(try StateCodec.decodePending(try JSONParser.parse(fromView)), p)
     }
   }

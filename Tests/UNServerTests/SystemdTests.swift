@@ -205,7 +205,9 @@ final class SystemdTests: XCTestCase {
     guard fd >= 0 else { throw TestFailure("socket") }
     let (address, length) = try XCTUnwrap(SystemdNotifier.socketAddress(path))
     var addr = address
-    let rc = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
+    let rc = withUnsafePointer(to: &addr) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
+    }
     guard rc == 0 else { throw TestFailure("bind \(path): \(String(cString: strerror(errno)))") }
     if listening, listen(fd, 1) != 0 { throw TestFailure("listen") }
     return fd
@@ -228,7 +230,9 @@ final class DatagramReceiver {
     fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
     guard fd >= 0, let (bound, length) = SystemdNotifier.socketAddress(address) else { throw TestFailure("socket") }
     var addr = bound
-    let rc = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
+    let rc = withUnsafePointer(to: &addr) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
+    }
     guard rc == 0 else { throw TestFailure("bind \(address): \(String(cString: strerror(errno)))") }
   }
 

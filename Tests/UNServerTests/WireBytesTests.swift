@@ -56,19 +56,25 @@ final class WireBytesTests: XCTestCase {
 
   func testScheduleAndPingResultsAreValidJSONOfTheDocumentedShape() throws {
     let center = Center(clock: ManualClock(Instant(rfc3339: "2026-01-01T08:00:00Z")!))
-    let d = Dispatcher(center: center, configuration: ServerConfiguration(), log: Log(level: .error), metrics: Metrics())
+    let d = Dispatcher(
+      center: center, configuration: ServerConfiguration(), log: Log(level: .error), metrics: Metrics())
     let client = ClientState(id: 1, peer: nil)
     let params = JSONValue.object([
       "app": .string("a"), "identifier": .string("x"), "content": .object(["categoryIdentifier": .string("Nope")]),
       "trigger": .object(["type": .string("timeInterval"), "timeInterval": .int(5)]),
     ])
-    guard case .encoded(_, let bytes)? = d.handle(.request(Request(id: .number("1"), method: "scheduleLocal", params: params)), from: client)
+    guard
+      case .encoded(_, let bytes)? = d.handle(
+        .request(Request(id: .number("1"), method: "scheduleLocal", params: params)), from: client)
     else { return XCTFail("scheduleLocal should answer with bytes") }
     let value = try JSONParser.parse(bytes)
     let expected = try JSONParser.parse(
-      #"{"identifier":"x","scheduled":true,"replaced":false,"nextTriggerDate":"2026-01-01T08:00:05.000Z","warnings":["category 'Nope' is not registered"]}"#)
+      #"{"identifier":"x","scheduled":true,"replaced":false,"nextTriggerDate":"2026-01-01T08:00:05.000Z","warnings":["category 'Nope' is not registered"]}"#
+    )
     XCTAssertEqual(value, expected)
-    guard case .encoded(_, let ping)? = d.handle(.request(Request(id: .number("2"), method: "ping", params: nil)), from: client)
+    guard
+      case .encoded(_, let ping)? = d.handle(
+        .request(Request(id: .number("2"), method: "ping", params: nil)), from: client)
     else { return XCTFail("ping should answer with bytes") }
     XCTAssertEqual(String(decoding: ping, as: UTF8.self), #"{"now":"2026-01-01T08:00:00.000Z"}"#)
   }

@@ -36,7 +36,8 @@ final class StoreTests: XCTestCase {
     try store.commit([numbered("a", 7, "seven"), numbered("a", 8, "eight"), numbered("b", 9, "nine")])
     try store.commit([numbered("a", 7, "SEVEN"), .deleteNumbered(table: "queue", number: 8), .deleteApp("b")])
     XCTAssertEqual(
-      try store.loadAll().filter { $0.table == "queue" }, [row("queue", "a", "7", "SEVEN"), row("queue", "b", "9", "nine")])
+      try store.loadAll().filter { $0.table == "queue" },
+      [row("queue", "a", "7", "SEVEN"), row("queue", "b", "9", "nine")])
     try store.commit([.deleteNumbered(table: "queue", number: 9)])
     XCTAssertEqual(try store.loadAll().filter { $0.table == "queue" }, [row("queue", "a", "7", "SEVEN")])
   }
@@ -86,7 +87,11 @@ final class StoreTests: XCTestCase {
     _ = try SQLiteStore(directory: directory, durability: .normal)
     let helper = Process()
     helper.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    helper.arguments = ["python3", "-c", "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute('PRAGMA user_version=99'); c.commit()", directory + "/uncenter.db"]
+    helper.arguments = [
+      "python3", "-c",
+      "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute('PRAGMA user_version=99'); c.commit()",
+      directory + "/uncenter.db",
+    ]
     try helper.run()
     helper.waitUntilExit()
     XCTAssertThrowsError(try SQLiteStore(directory: directory, durability: .normal)) { error in

@@ -35,7 +35,8 @@ final class StoreWriterTests: XCTestCase {
     XCTAssertGreaterThanOrEqual(notified.value, 1)
     XCTAssertLessThanOrEqual(notified.value, 200)
     let reopened = try SQLiteStore(directory: directory, durability: .normal)
-    let rows = Dictionary(uniqueKeysWithValues: try reopened.loadAll().map { ($0.key, String(decoding: $0.value, as: UTF8.self)) })
+    let rows = Dictionary(
+      uniqueKeysWithValues: try reopened.loadAll().map { ($0.key, String(decoding: $0.value, as: UTF8.self)) })
     XCTAssertEqual(rows["last"], "200")
     XCTAssertEqual(rows["k0"], "v196")
     XCTAssertEqual(rows["k4"], "v200")

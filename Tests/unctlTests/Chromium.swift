@@ -10,7 +10,8 @@ struct Chromium {
   static func find() throws -> Chromium {
     let dirs = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init) + ["/usr/bin"]
     for dir in dirs {
-      for name in ["chromium", "chromium-browser"] where FileManager.default.isExecutableFile(atPath: dir + "/" + name) {
+      for name in ["chromium", "chromium-browser"] where FileManager.default.isExecutableFile(atPath: dir + "/" + name)
+      {
         return Chromium(path: dir + "/" + name)
       }
     }
@@ -32,10 +33,11 @@ struct Chromium {
   func run(_ url: URL, _ arguments: [String], scratch: String) throws -> Output {
     let p = Process()
     p.executableURL = URL(fileURLWithPath: path)
-    p.arguments = [
-      "--headless=new", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run",
-      "--user-data-dir=\(scratch)/chromium-profile", "--enable-logging=stderr", "--v=0",
-    ] + arguments + [url.absoluteString]
+    p.arguments =
+      [
+        "--headless=new", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run",
+        "--user-data-dir=\(scratch)/chromium-profile", "--enable-logging=stderr", "--v=0",
+      ] + arguments + [url.absoluteString]
     let out = scratch + "/chromium.out"
     let err = scratch + "/chromium.err"
     _ = FileManager.default.createFile(atPath: out, contents: nil)

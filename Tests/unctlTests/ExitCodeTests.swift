@@ -18,7 +18,9 @@ final class ExitCodeTests: UnctlTestCase {
         XCTAssertTrue(r.stdout.contains(command), "\(command) \(flag)")
       }
     }
-    for args in [["--help"], ["-h"], ["help"], ["help", "wait"], ["categories", "set", "--help"], ["auth", "request", "--help"]] {
+    for args in [
+      ["--help"], ["-h"], ["help"], ["help", "wait"], ["categories", "set", "--help"], ["auth", "request", "--help"],
+    ] {
       let r = try unctl(args)
       XCTAssertEqual(r.status, 0, "\(args)")
       XCTAssertTrue(r.stdout.contains("usage: unctl"), "\(args)")

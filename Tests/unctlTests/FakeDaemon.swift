@@ -26,7 +26,9 @@ final class FakeDaemon: @unchecked Sendable {
       raw[bytes.count] = 0
     }
     let bound = withUnsafePointer(to: &addr) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+      }
     }
     guard bound == 0, listen(listener, 4) == 0 else {
       throw NSError(domain: "FakeDaemon", code: Int(errno))

@@ -58,7 +58,8 @@ final class FlowTests: UnctlTestCase {
     let opened = try run("respond", "m2", "--default", "--app", "chat")
     XCTAssertEqual(opened.status, 0, opened.stderr)
     let event = try run("wait", "--event", "responded", "--id", "m2", "--timeout", "5").json()
-    XCTAssertEqual(event["actionIdentifier"]?.stringValue, "com.apple.UNNotificationDefaultActionIdentifier", "\(event)")
+    XCTAssertEqual(
+      event["actionIdentifier"]?.stringValue, "com.apple.UNNotificationDefaultActionIdentifier", "\(event)")
 
     let responded = try run("wait", "--event", "responded", "--id", "m1", "--app", "chat", "--timeout", "5").json()
     XCTAssertEqual(responded["type"]?.stringValue, "responded")

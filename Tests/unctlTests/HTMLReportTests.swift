@@ -44,15 +44,19 @@ final class HTMLReportTests: UnctlTestCase {
     XCTAssertEqual(run.status, 1, "docs/report/italian-summary-fails.json fails on purpose: \(run.stderr)")
     let text = try String(contentsOfFile: html, encoding: .utf8)
     // Self-contained: nothing to fetch.
-    let outside = try NSRegularExpression(pattern: #"<[a-zA-Z][^>]*\s(src|href|action)\s*=\s*"(?!#)|<link|@import|url\("#)
+    let outside = try NSRegularExpression(
+      pattern: #"<[a-zA-Z][^>]*\s(src|href|action)\s*=\s*"(?!#)|<link|@import|url\("#)
     let hits = outside.matches(in: text, range: NSRange(text.startIndex..., in: text))
-    XCTAssertEqual(hits.map { (text as NSString).substring(with: $0.range) }, [], "the report refers to something outside it")
+    XCTAssertEqual(
+      hits.map { (text as NSString).substring(with: $0.range) }, [], "the report refers to something outside it")
 
     let dom = try chromium.run(URL(fileURLWithPath: html), ["--dump-dom"], scratch: scratch)
     XCTAssertEqual(dom.status, 0, dom.stderr)
     XCTAssertEqual(dom.console, [], "console messages")
     XCTAssertTrue(dom.stdout.contains("</html>"), "the DOM was dumped")
-    XCTAssertTrue(dom.stdout.contains("<title>unctl run: \(files.count) passed, 1 failed</title>"), "title untouched by the hostile scenario")
+    XCTAssertTrue(
+      dom.stdout.contains("<title>unctl run: \(files.count) passed, 1 failed</title>"),
+      "title untouched by the hostile scenario")
 
     // Every scenario has its section, every step its element, in every scenario.
     for (i, file) in (files + [scratch + "/hostile.json"]).enumerated() {
@@ -82,10 +86,12 @@ final class HTMLReportTests: UnctlTestCase {
     // Markup from a scenario stays text.
     XCTAssertFalse(dom.stdout.contains("<img"), "no element from the hostile scenario")
     XCTAssertFalse(dom.stdout.contains("<b>bold</b>"))
-    XCTAssertTrue(dom.stdout.contains("&lt;script&gt;document.title='pwned'&lt;/script&gt; &amp; &lt;b&gt;bold&lt;/b&gt;"))
+    XCTAssertTrue(
+      dom.stdout.contains("&lt;script&gt;document.title='pwned'&lt;/script&gt; &amp; &lt;b&gt;bold&lt;/b&gt;"))
 
     let png = scratch + "/report.png"
-    let shot = try chromium.run(URL(fileURLWithPath: html), ["--screenshot=\(png)", "--window-size=1280,2400"], scratch: scratch)
+    let shot = try chromium.run(
+      URL(fileURLWithPath: html), ["--screenshot=\(png)", "--window-size=1280,2400"], scratch: scratch)
     XCTAssertEqual(shot.console, [])
     let size = (try? FileManager.default.attributesOfItem(atPath: png)[.size] as? Int) ?? 0
     XCTAssertGreaterThan(size, 20_000, "a screenshot with something drawn: \(shot.stderr)")

@@ -80,7 +80,8 @@ final class PushFileTests: UnctlTestCase {
     XCTAssertEqual(
       try run("strings", "--app", "g").json()["strings"],
       try parseJSON(
-        #"{"GAME_PLAY_REQUEST_FORMAT":"%1$@ i %2$@ zapraszają cię do gry w Monopoly","GAME_PLAY_REQUEST_TITLE":"Zaproszenie do gry"}"#))
+        #"{"GAME_PLAY_REQUEST_FORMAT":"%1$@ i %2$@ zapraszają cię do gry w Monopoly","GAME_PLAY_REQUEST_TITLE":"Zaproszenie do gry"}"#
+      ))
     XCTAssertEqual(try run("strings", "set", fixture("Localizable.xcstrings"), "--app", "g").json()["count"], .int(1))
     let bad = try run("strings", "set", fixture("not-json.apns"), "--app", "g")
     XCTAssertEqual(bad.status, 4, bad.stderr)

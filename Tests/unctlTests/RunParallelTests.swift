@@ -85,7 +85,8 @@ final class RunParallelTests: UnctlTestCase {
     let refused = try run("run", "-j", "2", a, b)
     XCTAssertEqual(refused.status, 2)
     XCTAssertTrue(
-      refused.stderr.contains("-j 2 with --socket needs scenarios whose apps are disjoint: app com.example.same is in both"),
+      refused.stderr.contains(
+        "-j 2 with --socket needs scenarios whose apps are disjoint: app com.example.same is in both"),
       refused.stderr)
     // One at a time (the default with --socket) they are fine.
     let sequential = try run("run", a, b)
@@ -116,7 +117,8 @@ final class RunParallelTests: UnctlTestCase {
     // script(1) (util-linux, in every Debian) gives unctl a pseudo-terminal.
     guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { throw XCTSkip("no /usr/bin/script") }
     let files = [
-      write("t1.json", RunScenarioFiles.passing("com.example.t1", name: "t1")), write("t2.json", RunScenarioFiles.failing),
+      write("t1.json", RunScenarioFiles.passing("com.example.t1", name: "t1")),
+      write("t2.json", RunScenarioFiles.failing),
       write("t3.json", RunScenarioFiles.passing("com.example.t3", name: "t3")),
     ]
     let p = Process()

@@ -32,7 +32,8 @@ final class ShardTests: XCTestCase {
   }
 
   func testMembershipDependsOnlyOnTheFileSoAddingFilesMovesNone() {
-    let before = Dictionary(uniqueKeysWithValues: Self.files.map { ($0, Shard.shardIndex(of: $0, count: 7, workingDirectory: "/r")) })
+    let before = Dictionary(
+      uniqueKeysWithValues: Self.files.map { ($0, Shard.shardIndex(of: $0, count: 7, workingDirectory: "/r")) })
     let more = Self.files + (0..<100).map { "new/added-\($0).json" }
     for i in 1...7 {
       for file in Shard(index: i, count: 7).select(more, workingDirectory: "/r") where before[file] != nil {

@@ -7,7 +7,8 @@ enum Hello: Method {
 
   static func handle(_ call: Call) throws(RPCError) -> Reply {
     let p = try call.params(allowed: [
-      "appId", "role", "foreground", "presentation", "presentationDecision", "surface", "categories", "userInteractionEnabled",
+      "appId", "role", "foreground", "presentation", "presentationDecision", "surface", "categories",
+      "userInteractionEnabled",
       "defaultContentHidden",
     ])
     let role = try p.enumValue("role", Role.self) ?? .app

@@ -41,7 +41,8 @@ enum APNsFile {
         if let comma = pendingComma { bytes[comma] = UInt8(ascii: " ") }
       case UInt8(ascii: ","):
         // A comma after a value (not after `[`, `{` or another comma) may be trailing.
-        let afterValue = lastSignificant != 0 && lastSignificant != UInt8(ascii: "[")
+        let afterValue =
+          lastSignificant != 0 && lastSignificant != UInt8(ascii: "[")
           && lastSignificant != UInt8(ascii: "{") && lastSignificant != UInt8(ascii: ",")
           && lastSignificant != UInt8(ascii: ":")
         pendingComma = afterValue ? i : nil

@@ -19,7 +19,8 @@ enum AdvanceCommand: Command {
     context.output.result(result) {
       let fired = (result["fired"]?.arrayValue ?? []).map { Output.text($0) }
       context.output.line("now \(Output.text(result["now"]))")
-      context.output.line(fired.isEmpty ? context.output.dim("fired nothing") : "fired " + fired.joined(separator: ", "))
+      context.output.line(
+        fired.isEmpty ? context.output.dim("fired nothing") : "fired " + fired.joined(separator: ", "))
     }
     return 0
   }

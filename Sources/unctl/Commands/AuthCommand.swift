@@ -42,14 +42,16 @@ enum AuthCommand: Command {
       }
     case "set":
       let status = try a.operands(2...2, "STATUS")[1]
-      let result = try context.call("setAuthorization", appParams(app, context, [JSONMember("status", .string(status))]))
+      let result = try context.call(
+        "setAuthorization", appParams(app, context, [JSONMember("status", .string(status))]))
       out.result(result) { out.keyValues(result) }
     case "answer":
       let answer = try a.operands(2...2, "grant or deny")[1]
       guard answer == "grant" || answer == "deny" else {
         throw CLIError.usage("answer must be grant or deny, got '\(answer)'")
       }
-      let result = try context.call("setAuthorization", appParams(app, context, [JSONMember("answer", .string(answer))]))
+      let result = try context.call(
+        "setAuthorization", appParams(app, context, [JSONMember("answer", .string(answer))]))
       out.result(result) { out.line("the next prompt will be answered: \(answer)") }
     case let other?:
       throw CLIError.usage("unknown auth subcommand '\(other)'")

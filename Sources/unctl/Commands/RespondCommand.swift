@@ -44,7 +44,9 @@ enum RespondCommand: Command {
     let result = try context.call("respond", appParams(a.value("--app"), context, params))
     let out = context.output
     out.result(result) {
-      let how = result["delivered"]?.boolValue == true ? "delivered" : result["queued"]?.boolValue == true ? "queued" : "not delivered"
+      let how =
+        result["delivered"]?.boolValue == true
+        ? "delivered" : result["queued"]?.boolValue == true ? "queued" : "not delivered"
       out.line("response \(Output.text(result["responseId"])) " + out.dim(how))
     }
     return 0

@@ -4,7 +4,10 @@ import JSONRPC
 enum ScheduleCommand: Command {
   static let name = "schedule"
   static let flags = ["--repeat", "--now"]
-  static let options = ["--id", "--title", "--subtitle", "--body", "--in", "--category", "--thread", "--badge", "--sound", "--summary-argument", "--user-info", "--app"]
+  static let options = [
+    "--id", "--title", "--subtitle", "--body", "--in", "--category", "--thread", "--badge", "--sound",
+    "--summary-argument", "--user-info", "--app",
+  ]
   static let usage = """
     usage: unctl schedule --id ID (--in SECONDS [--repeat] | --now) [--title T] [--subtitle S]
                           [--body B] [--category C] [--thread T] [--badge N] [--sound NAME]

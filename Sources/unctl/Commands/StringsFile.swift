@@ -10,7 +10,9 @@ enum StringsFile {
   }
 
   static func load(_ file: String, language: String?) throws(DataError) -> [(String, String)] {
-    guard let data = file == "-" ? FileHandle.standardInput.readDataToEndOfFile() : FileManager.default.contents(atPath: file)
+    guard
+      let data = file == "-"
+        ? FileHandle.standardInput.readDataToEndOfFile() : FileManager.default.contents(atPath: file)
     else { throw DataError(message: "\(file): cannot read the file") }
     let lower = file.lowercased()
     if lower.hasSuffix(".strings") {
@@ -47,7 +49,9 @@ enum StringsFile {
   /// Text with a UTF-16 byte-order mark (as Xcode long wrote `.strings`) or UTF-8.
   static func decode(_ data: Data) -> String {
     let b = Array(data.prefix(2))
-    if b == [0xFF, 0xFE] { return String(data: data, encoding: .utf16LittleEndian).map { String($0.dropFirst()) } ?? "" }
+    if b == [0xFF, 0xFE] {
+      return String(data: data, encoding: .utf16LittleEndian).map { String($0.dropFirst()) } ?? ""
+    }
     if b == [0xFE, 0xFF] { return String(data: data, encoding: .utf16BigEndian).map { String($0.dropFirst()) } ?? "" }
     let text = String(decoding: data, as: UTF8.self)
     return text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text
@@ -133,7 +137,8 @@ struct StringsParser {
     guard scalars[i] == "\"" else {
       var s = ""
       while i < scalars.count,
-        scalars[i].properties.isAlphabetic || ("0"..."9").contains(scalars[i]) || "_.-$:/".unicodeScalars.contains(scalars[i])
+        scalars[i].properties.isAlphabetic || ("0"..."9").contains(scalars[i])
+          || "_.-$:/".unicodeScalars.contains(scalars[i])
       {
         s.unicodeScalars.append(scalars[i])
         i += 1

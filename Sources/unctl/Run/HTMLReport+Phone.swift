@@ -8,7 +8,8 @@ extension HTMLReport {
   /// category's at delivery time); a text-input action also draws its reply field.
   func card(content c: JSONValue, app: String, actions: [JSONValue], time: String, extra: String = "") -> String {
     var html = "<div class=\"banner\">"
-    html += "<div class=\"bhead\"><span class=\"icon\">\(Self.esc(String(app.split(separator: ".").last?.prefix(1).uppercased() ?? "?")))</span>"
+    html +=
+      "<div class=\"bhead\"><span class=\"icon\">\(Self.esc(String(app.split(separator: ".").last?.prefix(1).uppercased() ?? "?")))</span>"
     html += "<span class=\"appname\">\(Self.esc(app))</span>\(extra)<time>\(Self.esc(time))</time></div>"
     for (field, cls) in [("title", "btitle"), ("subtitle", "bsub"), ("body", "bbody")] {
       if let text = c[field]?.stringValue, !text.isEmpty {
@@ -22,13 +23,15 @@ extension HTMLReport {
         let options = a["options"]?.arrayValue?.compactMap(\.stringValue) ?? []
         let cls = options.map { "opt-\($0)" }.joined(separator: " ")
         let lock = options.contains("authenticationRequired") ? Self.lockIcon : ""
-        html += "<span class=\"action \(Self.esc(cls))\" dir=\"auto\" title=\"\(Self.esc(a["identifier"]?.stringValue ?? ""))\">"
+        html +=
+          "<span class=\"action \(Self.esc(cls))\" dir=\"auto\" title=\"\(Self.esc(a["identifier"]?.stringValue ?? ""))\">"
         html += lock + Self.esc(a["title"]?.stringValue ?? "") + "</span>"
       }
       html += "</div>"
       for a in actions {
         guard let input = a["textInput"] else { continue }
-        html += "<div class=\"textinput\"><span class=\"field\" dir=\"auto\">\(Self.esc(input["placeholder"]?.stringValue ?? ""))</span>"
+        html +=
+          "<div class=\"textinput\"><span class=\"field\" dir=\"auto\">\(Self.esc(input["placeholder"]?.stringValue ?? ""))</span>"
         html += "<span class=\"send\" dir=\"auto\">\(Self.esc(input["buttonTitle"]?.stringValue ?? ""))</span></div>"
       }
     }
@@ -52,7 +55,8 @@ extension HTMLReport {
   /// A callback as the receiving connection got it.
   func callback(_ cb: Delivery) -> String {
     let p = cb.params
-    var html = "<div class=\"cb cb-\(Self.esc(cb.method))\"><p class=\"to\"><b>\(Self.esc(cb.alias))</b> ← <code>\(Self.esc(cb.method))</code>"
+    var html =
+      "<div class=\"cb cb-\(Self.esc(cb.method))\"><p class=\"to\"><b>\(Self.esc(cb.alias))</b> ← <code>\(Self.esc(cb.method))</code>"
     switch cb.method {
     case "present":
       let how = p["presentation"]?.arrayValue?.compactMap(\.stringValue).joined(separator: ", ") ?? ""
@@ -60,14 +64,21 @@ extension HTMLReport {
       html += card(notification: p["notification"] ?? .null, app: cb.appId)
     case "didReceive":
       html += " <span class=\"dim\">(content extension, expanded)</span></p>"
-      html += card(notification: p["notification"] ?? .null, app: cb.appId, extra: "<span class=\"tag\">extension</span>")
+      html += card(
+        notification: p["notification"] ?? .null, app: cb.appId, extra: "<span class=\"tag\">extension</span>")
     case "receive", "didReceiveResponse":
       let r = p["response"] ?? .null
-      html += "</p><div class=\"response\">action <span class=\"pill\" dir=\"auto\">\(Self.esc(r["actionIdentifier"]?.stringValue ?? "?"))</span>"
-      if let text = r["userText"]?.stringValue { html += " <span class=\"bubble\" dir=\"auto\">\(Self.esc(text))</span>" }
+      html +=
+        "</p><div class=\"response\">action <span class=\"pill\" dir=\"auto\">\(Self.esc(r["actionIdentifier"]?.stringValue ?? "?"))</span>"
+      if let text = r["userText"]?.stringValue {
+        html += " <span class=\"bubble\" dir=\"auto\">\(Self.esc(text))</span>"
+      }
       let title = r["notification"]?["request"]?["content"]?["title"]?.stringValue ?? ""
-      html += " on <code>\(Self.esc(r["notification"]?["identifier"]?.stringValue ?? "?"))</code> <span dir=\"auto\">\(Self.esc(title))</span>"
-      if let deadline = p["deadline"]?.stringValue { html += " <span class=\"dim\">complete by \(Self.clockText(deadline))</span>" }
+      html +=
+        " on <code>\(Self.esc(r["notification"]?["identifier"]?.stringValue ?? "?"))</code> <span dir=\"auto\">\(Self.esc(title))</span>"
+      if let deadline = p["deadline"]?.stringValue {
+        html += " <span class=\"dim\">complete by \(Self.clockText(deadline))</span>"
+      }
       html += "</div>"
     case "modifyContent":
       let deadline = p["deadline"]?.stringValue.map { " · complete by \(Self.clockText($0))" } ?? ""
@@ -92,11 +103,13 @@ extension HTMLReport {
     var aliases: [String] = []
     for e in events where !aliases.contains(e.alias) { aliases.append(e.alias) }
     for alias in aliases {
-      html += "<div class=\"cb cb-event\"><p class=\"to\"><b>\(Self.esc(alias))</b> ← <code>event</code></p><ul class=\"events\">"
+      html +=
+        "<div class=\"cb cb-event\"><p class=\"to\"><b>\(Self.esc(alias))</b> ← <code>event</code></p><ul class=\"events\">"
       for e in events where e.alias == alias {
         let p = e.params
         html += "<li><span class=\"etype\">\(Self.esc(p["type"]?.stringValue ?? "?"))</span> "
-        html += "<code>\(Self.esc(p["identifier"]?.stringValue ?? ""))</code> <span class=\"dim\">\(Self.esc(p["app"]?.stringValue ?? ""))</span>"
+        html +=
+          "<code>\(Self.esc(p["identifier"]?.stringValue ?? ""))</code> <span class=\"dim\">\(Self.esc(p["app"]?.stringValue ?? ""))</span>"
         html += Self.details("fields", p) + "</li>"
       }
       html += "</ul></div>"
@@ -110,14 +123,16 @@ extension HTMLReport {
     var html = "<div class=\"phones\">"
     for s in screens {
       html += "<div class=\"phone\"><div class=\"statusbar\"><time>\(Self.clockText(clock))</time></div>"
-      html += "<div class=\"home\"><span class=\"appicon\">\(Self.esc(String(s.appId.split(separator: ".").last?.prefix(1).uppercased() ?? "?")))"
+      html +=
+        "<div class=\"home\"><span class=\"appicon\">\(Self.esc(String(s.appId.split(separator: ".").last?.prefix(1).uppercased() ?? "?")))"
       if s.badge > 0 { html += "<span class=\"badge\">\(s.badge)</span>" }
       html += "</span><span class=\"appid\">\(Self.esc(s.appId))</span></div>"
       if s.groups.isEmpty { html += "<p class=\"empty\">no notifications</p>" }
       for g in s.groups {
         let notes = g["notifications"]?.arrayValue ?? []
         let count = g["count"]?.intValue ?? notes.count
-        html += "<div class=\"stack\" data-thread=\"\(Self.esc(g["threadIdentifier"]?.stringValue ?? ""))\" data-count=\"\(count)\">"
+        html +=
+          "<div class=\"stack\" data-thread=\"\(Self.esc(g["threadIdentifier"]?.stringValue ?? ""))\" data-count=\"\(count)\">"
         if let top = notes.first { html += card(notification: top, app: s.appId) }
         for _ in 0..<min(max(count - 1, 0), 2) { html += "<div class=\"layer\"></div>" }
         if let summary = g["summary"]?.stringValue, !summary.isEmpty, count > 1 {

@@ -34,22 +34,30 @@ extension HTMLReport {
 
   /// Indented JSON, escaped; the members and elements at `marks` (paths from the root)
   /// wrapped in `<mark>`.
-  static func json(_ value: JSONValue, marks: Set<JSONDiff.Path> = [], path: JSONDiff.Path = [], indent: String = "") -> String {
+  static func json(_ value: JSONValue, marks: Set<JSONDiff.Path> = [], path: JSONDiff.Path = [], indent: String = "")
+    -> String
+  {
     let body: String
     switch value {
     case .array(let items) where !items.isEmpty:
       let inner = indent + "  "
-      body = "[\n" + items.enumerated().map { i, item in
-        let element = json(item, marks: marks, path: path + [String(i)], indent: inner)
-        return inner + (marks.contains(path + [String(i)]) ? "<mark>\(element)</mark>" : element)
-      }.joined(separator: ",\n") + "\n" + indent + "]"
+      body =
+        "[\n"
+        + items.enumerated().map { i, item in
+          let element = json(item, marks: marks, path: path + [String(i)], indent: inner)
+          return inner + (marks.contains(path + [String(i)]) ? "<mark>\(element)</mark>" : element)
+        }.joined(separator: ",\n") + "\n" + indent + "]"
     case .object(let members) where !members.isEmpty:
       let inner = indent + "  "
-      body = "{\n" + members.map { m in
-        let key = "<span class=\"key\">" + esc(String(decoding: JSONValue.string(m.name).encoded(), as: UTF8.self)) + "</span>: "
-        let member = key + json(m.value, marks: marks, path: path + [m.name], indent: inner)
-        return inner + (marks.contains(path + [m.name]) ? "<mark>\(member)</mark>" : member)
-      }.joined(separator: ",\n") + "\n" + indent + "}"
+      body =
+        "{\n"
+        + members.map { m in
+          let key =
+            "<span class=\"key\">" + esc(String(decoding: JSONValue.string(m.name).encoded(), as: UTF8.self))
+            + "</span>: "
+          let member = key + json(m.value, marks: marks, path: path + [m.name], indent: inner)
+          return inner + (marks.contains(path + [m.name]) ? "<mark>\(member)</mark>" : member)
+        }.joined(separator: ",\n") + "\n" + indent + "}"
     default:
       let text = esc(String(decoding: value.encoded(), as: UTF8.self))
       body = value.stringValue != nil ? "<span class=\"str\" dir=\"auto\">\(text)</span>" : text

@@ -56,14 +56,19 @@ struct HTMLReport {
     if !r.apps.isEmpty {
       html += "<ul class=\"apps\">"
       for app in r.apps {
-        html += "<li><b>\(Self.esc(app.alias))</b> \(Self.esc(app.appId ?? "(no app)")) <span class=\"dim\">\(Self.esc(app.role))</span></li>"
+        html +=
+          "<li><b>\(Self.esc(app.alias))</b> \(Self.esc(app.appId ?? "(no app)")) <span class=\"dim\">\(Self.esc(app.role))</span></li>"
       }
       html += "</ul>\n"
     }
     if !r.passed {
       html += "<div class=\"failures\">"
       // A step's failure is drawn in full at its step; here only its headline.
-      for step in r.steps { if let f = step.failure { html += "<pre dir=\"auto\">step \(step.number) \(Self.esc(step.label)): \(Self.esc(Self.headline(f)))</pre>" } }
+      for step in r.steps {
+        if let f = step.failure {
+          html += "<pre dir=\"auto\">step \(step.number) \(Self.esc(step.label)): \(Self.esc(Self.headline(f)))</pre>"
+        }
+      }
       for f in r.failures where !f.hasPrefix("step ") { html += "<pre dir=\"auto\">\(Self.esc(f))</pre>" }
       html += "</div>\n"
     }
@@ -84,7 +89,8 @@ struct HTMLReport {
     html += "<div class=\"when\"><time title=\"\(Self.esc(s.clock))\">\(Self.clockText(s.clock))</time></div>"
     html += "<div class=\"what\"><p class=\"head\"><span class=\"num\">\(s.number)</span> "
     html += "<span class=\"label\">\(Self.esc(s.label))</span> "
-    html += "<span class=\"status\">\(["passed": "✓", "failed": "✗ failed", "notRun": "not run"][s.status.rawValue]!)</span></p>"
+    html +=
+      "<span class=\"status\">\(["passed": "✓", "failed": "✗ failed", "notRun": "not run"][s.status.rawValue]!)</span></p>"
     html += stepBody(s, titles: titles)
     if let f = s.failure { html += failure(f) }
     if !s.callbacks.isEmpty {
@@ -104,14 +110,17 @@ struct HTMLReport {
     if step["advance"] != nil {
       let fired = s.actual?["fired"]?.arrayValue?.compactMap(\.stringValue) ?? []
       return "<p class=\"advance\">clock → \(Self.clockText(s.clock, full: true))"
-        + (fired.isEmpty ? "" : " · fired " + fired.map { "<code>\(Self.esc($0))</code>" }.joined(separator: " ")) + "</p>"
+        + (fired.isEmpty ? "" : " · fired " + fired.map { "<code>\(Self.esc($0))</code>" }.joined(separator: " "))
+        + "</p>"
     }
     if let method = step["call"]?.stringValue {
       var html = ""
       let params = step["params"] ?? .object([])
       if method == "respond" { html += userResponse(params, titles: titles) }
       if method == "scheduleLocal", let content = params["content"] {
-        html += "<div class=\"scheduled\">" + card(content: content, app: step["as"]?.stringValue ?? "", actions: [], time: "scheduled") + "</div>"
+        html +=
+          "<div class=\"scheduled\">"
+          + card(content: content, app: step["as"]?.stringValue ?? "", actions: [], time: "scheduled") + "</div>"
       }
       html += Self.details("params", params)
       if let expect = step["expect"] { html += Self.details("expect (subset)", expect) }
@@ -135,9 +144,11 @@ struct HTMLReport {
     case "com.apple.UNNotificationDefaultActionIdentifier": what = "tapped the notification"
     case "com.apple.UNNotificationDismissActionIdentifier": what = "dismissed it"
     default:
-      what = "chose <span class=\"pill\" dir=\"auto\" title=\"\(Self.esc(action))\">\(Self.esc(titles[action] ?? action))</span>"
+      what =
+        "chose <span class=\"pill\" dir=\"auto\" title=\"\(Self.esc(action))\">\(Self.esc(titles[action] ?? action))</span>"
     }
-    var html = "<div class=\"response\"><span class=\"who\">user</span> \(what) on <code>\(Self.esc(p["identifier"]?.stringValue ?? "?"))</code>"
+    var html =
+      "<div class=\"response\"><span class=\"who\">user</span> \(what) on <code>\(Self.esc(p["identifier"]?.stringValue ?? "?"))</code>"
     if let text = p["userText"]?.stringValue { html += " <span class=\"bubble\" dir=\"auto\">\(Self.esc(text))</span>" }
     if p["authenticated"]?.boolValue == true { html += " <span class=\"dim\">(authenticated)</span>" }
     return html + "</div>"
@@ -148,7 +159,9 @@ struct HTMLReport {
     let first = f.message.split(separator: "\n").first.map(String.init) ?? ""
     guard let expected = f.expected, f.actual != nil else { return first }
     let paths = JSONDiff.paths(expected: expected, actual: f.actual).map(JSONDiff.text).sorted()
-    let lead = first.hasPrefix("expected") ? "differs from the expected subset" : first.trimmingCharacters(in: .punctuationCharacters)
+    let lead =
+      first.hasPrefix("expected")
+      ? "differs from the expected subset" : first.trimmingCharacters(in: .punctuationCharacters)
     return paths.isEmpty ? lead : "\(lead) at " + paths.joined(separator: ", ")
   }
 
@@ -171,9 +184,12 @@ struct HTMLReport {
     if f.expected != nil || f.actual != nil {
       let marks = f.expected.map { JSONDiff.paths(expected: $0, actual: f.actual) } ?? []
       html += "<div class=\"diff\"><div class=\"side expected\"><h4>expected (subset)</h4>"
-      html += f.expected.map { "<pre class=\"json\">\(Self.json($0, marks: marks))</pre>" } ?? "<p class=\"dim\">(none)</p>"
+      html +=
+        f.expected.map { "<pre class=\"json\">\(Self.json($0, marks: marks))</pre>" } ?? "<p class=\"dim\">(none)</p>"
       html += "</div><div class=\"side actual\"><h4>actual</h4>"
-      html += f.actual.map { "<pre class=\"json\">\(Self.json($0, marks: marks))</pre>" } ?? "<p class=\"dim\">nothing came</p>"
+      html +=
+        f.actual.map { "<pre class=\"json\">\(Self.json($0, marks: marks))</pre>" }
+        ?? "<p class=\"dim\">nothing came</p>"
       html += "</div></div>"
     }
     return html + "</div>"

@@ -11,7 +11,8 @@ enum JUnitReport {
     xml += "<testsuite name=\"\(esc(suite))\" tests=\"\(records.count)\" failures=\"\(failed)\""
     xml += " time=\"\(String(format: "%.3f", total))\">\n"
     for r in records {
-      xml += "  <testcase classname=\"\(esc(r.file))\" name=\"\(esc(r.name))\" time=\"\(String(format: "%.3f", r.seconds))\""
+      xml +=
+        "  <testcase classname=\"\(esc(r.file))\" name=\"\(esc(r.name))\" time=\"\(String(format: "%.3f", r.seconds))\""
       if r.passed {
         xml += "/>\n"
       } else {

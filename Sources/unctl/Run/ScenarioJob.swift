@@ -48,7 +48,8 @@ struct ScenarioJob: Sendable {
       }
       let finished = shared.done.wait(timeout: .now() + 5) == .success
       record = finished ? shared.state.withLock { $0.record! } : ScenarioRecord(file: file, name: file, clock: "")
-      let why = "timed out after \(Self.seconds(timeout)) s (--timeout); its daemon was killed"
+      let why =
+        "timed out after \(Self.seconds(timeout)) s (--timeout); its daemon was killed"
         + (finished ? "" : " and the scenario thread abandoned")
       record.timedOut = true
       record.failures.insert(why, at: 0)
