@@ -29,10 +29,10 @@ module() {
     -emit-library -static -o "$LIB/lib$name.a"
 }
 
-# UNServer without the files that need libuv (UVLoop) or run the daemon's process.
+# UNServer whole: the harness drives its Dispatcher; the loop-side files compile against
+# the UVLoop and UNDesktop libraries built below, and are never run.
 unserver_sources() {
-  ls Sources/UNServer/*.swift Sources/UNServer/Methods/*.swift | grep -v -E \
-    '/(Server(\+[A-Za-z]+)?|ClientConnection|SocketActivation|SystemdNotifier)\.swift$'
+  ls Sources/UNServer/*.swift Sources/UNServer/Methods/*.swift
 }
 
 built_lib=""
