@@ -192,10 +192,9 @@ public final class Center {
 
   /// Wipes one app's state (`reset`); its connections stay bound.
   public func reset(app appId: String) {
-    if let app = apps[appId] {
-      changes.forget(pending: app.pending.records.lazy.map(\.addedSequence), events: [])
-    }
-    changes.forget(pending: [], events: history.events(of: appId).lazy.map(\.sequence))
+    changes.forget(
+      pending: apps[appId]?.pending.records.map(\.addedSequence) ?? [],
+      events: history.events(of: appId).lazy.map(\.sequence))
     apps[appId] = nil
     changes.reset(appId)
     for (id, open) in openResponses where open.app == appId {

@@ -30,8 +30,9 @@ public struct Log: Sendable {
   }
 
   public func emit(_ at: LogLevel, _ event: String, _ fields: [(String, String)]) {
-    guard at >= level else { return }
-    sink.append(format(at, event, fields).utf8)
+    guard var line = line(at, event) else { return }
+    for (key, value) in fields { line.field(key, value) }
+    write(line)
   }
 
   /// A line to fill with fields and `write`; nil when `at` is below the level (then
