@@ -10,13 +10,23 @@
 ///
 /// Why not a `[String: Record]`: hashing and comparing a Swift `String` costs more than
 /// hashing its bytes once per call, and each entry there costs a `String` (16 bytes) and
-/// a reference; here it is a 4-byte tag and a reference (16 bytes with padding).  Why 64 tables: a table grows
-/// by re-placing all its entries at once; split, each growth moves a sixty-fourth, so a
+/// a reference; here it is one 8-byte word, the record's address with 20 bits of the
+/// hash in the bits an address leaves unused.  Why 64 tables: a table grows by
+/// re-placing all its entries at once; split, each growth moves a sixty-fourth, so a
 /// large schedule never stalls the loop (and the firing of triggers) for long.
-struct PendingIndex {
+///
+/// The index owns its records (one retain each, taken on insert and given back on
+/// removal or in `deinit`), so it cannot be copied.
+struct PendingIndex: ~Copyable {
   private static let shardBits = 6
   private var shards = [Shard](repeating: Shard(), count: 1 << shardBits)
   private(set) var count = 0
+
+  init() {}
+
+  deinit {
+    for shard in shards { shard.releaseAll() }
+  }
 
   /// The identifier's hash: SipHash of its bytes with the process's random seed, so
   /// clients cannot choose identifiers that collide.
@@ -28,103 +38,147 @@ struct PendingIndex {
   }
 
   @inline(__always)
-  private static func split(_ hash: Int) -> (shard: Int, tag: UInt32) {
+  private static func split(_ hash: Int) -> (shard: Int, key: UInt) {
     let h = UInt(bitPattern: hash)
-    // The tag is never 0 (the empty slot); its other bits place the key in its table.
-    return (Int(h & ((1 << shardBits) - 1)), UInt32(truncatingIfNeeded: h >> 32) | 1)
+    return (Int(h & ((1 << shardBits) - 1)), h >> 32)
   }
 
   func find(_ bytes: UnsafeBufferPointer<UInt8>, hash: Int) -> PendingRecord? {
-    let (s, tag) = Self.split(hash)
-    return shards[s].find(bytes, tag: tag).map { shards[s].record(at: $0) }
+    let (s, key) = Self.split(hash)
+    return shards[s].find(bytes, key: key).map { shards[s].record(at: $0) }
   }
 
   /// Adds a record whose identifier is not in the index.
   mutating func insert(_ record: PendingRecord, hash: Int) {
-    let (s, tag) = Self.split(hash)
-    shards[s].insert(record, tag: tag)
+    let (s, key) = Self.split(hash)
+    shards[s].insert(record, key: key)
     count += 1
   }
 
   /// Puts `record` where the record with the same identifier is.
   mutating func replace(_ bytes: UnsafeBufferPointer<UInt8>, hash: Int, with record: PendingRecord) {
-    let (s, tag) = Self.split(hash)
-    guard let i = shards[s].find(bytes, tag: tag) else { preconditionFailure("replacing a missing identifier") }
+    let (s, key) = Self.split(hash)
+    guard let i = shards[s].find(bytes, key: key) else { preconditionFailure("replacing a missing identifier") }
     shards[s].set(record, at: i)
   }
 
   mutating func remove(_ bytes: UnsafeBufferPointer<UInt8>, hash: Int) -> PendingRecord? {
-    let (s, tag) = Self.split(hash)
-    guard let i = shards[s].find(bytes, tag: tag) else { return nil }
+    let (s, key) = Self.split(hash)
+    guard let i = shards[s].find(bytes, key: key) else { return nil }
     count -= 1
     return shards[s].remove(at: i)
   }
 }
 
-/// One open-addressing table: slots of a tag (0 = empty) and a record, a power of two
-/// of them, at most three quarters full.  Tag and record share a slot so placing a key
-/// touches one cache line.  Deletion shifts the following run back (no tombstones), so
-/// probe lengths do not decay under churn.
-private struct Shard {
-  struct Slot {
-    var tag: UInt32 = 0
-    var record: PendingRecord?
+/// One slot of a table: 0 when empty, else a retained record's address (16-byte
+/// aligned, below 2^48 as Linux and Darwin give user space unless asked for more) with
+/// a 20-bit tag of the key's hash in its low 4 and high 16 bits.
+private struct Slot {
+  var word: UInt = 0
+
+  static let tagBits: UInt = 0xFFFF_0000_0000_000F
+  /// Tag width: the tag also names a key's home slot in tables of up to 2^20 slots.
+  static let tagWidth = 20
+
+  /// `key`: the hash's upper 32 bits (its lower ones chose the table).
+  init(_ record: PendingRecord, key: UInt) {
+    let address = UInt(bitPattern: Unmanaged.passRetained(record).toOpaque())
+    precondition(address & Self.tagBits == 0, "a record address outside the 48-bit, 16-byte aligned range")
+    word = address | Self.tagWord(key)
   }
 
+  init() {}
+
+  @inline(__always)
+  static func tagWord(_ key: UInt) -> UInt { (key & 0xF) | ((key >> 4) & 0xFFFF) << 48 }
+
+  var isEmpty: Bool { word == 0 }
+  /// The low `tagWidth` bits of the key.
+  var tag: UInt { (word & 0xF) | (word >> 48) << 4 }
+
+  var ref: Unmanaged<PendingRecord> {
+    Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: word & ~Self.tagBits)!)
+  }
+}
+
+/// One open-addressing table: a power of two of slots, at most three quarters full.
+/// A key's home slot is its tag's low bits (the tag holds enough of them for any table
+/// below 2^20 slots; a larger one rehashes a record's identifier to move it).
+/// Deletion shifts the following run back (no tombstones), so probe lengths do not
+/// decay under churn.
+private struct Shard {
   var slots: [Slot] = []
   var count = 0
 
-  /// The home slot of a tag: its bits above the "occupied" bit.
+  /// The home slot of a key.
   @inline(__always)
-  private func home(_ tag: UInt32, mask: Int) -> Int { Int(tag >> 1) & mask }
+  private func home(key: UInt, mask: Int) -> Int { Int(truncatingIfNeeded: key) & mask }
 
-  func find(_ bytes: UnsafeBufferPointer<UInt8>, tag: UInt32) -> Int? {
+  /// The home slot of a stored entry.
+  @inline(__always)
+  private func home(_ slot: Slot, mask: Int) -> Int {
+    if mask >> Slot.tagWidth == 0 { return Int(slot.tag) & mask }
+    let hash = slot.ref._withUnsafeGuaranteedRef { $0.withIdentifier(PendingIndex.hash) }
+    return home(key: UInt(bitPattern: hash) >> 32, mask: mask)
+  }
+
+  func find(_ bytes: UnsafeBufferPointer<UInt8>, key: UInt) -> Int? {
     guard !slots.isEmpty else { return nil }
     let mask = slots.count - 1
-    var i = home(tag, mask: mask)
+    let tag = Slot.tagWord(key)
+    var i = home(key: key, mask: mask)
     while true {
-      let t = slots[i].tag
-      if t == 0 { return nil }
-      if t == tag, slots[i].record!.hasIdentifier(bytes) { return i }
+      let w = slots[i].word
+      if w == 0 { return nil }
+      if w & Slot.tagBits == tag, slots[i].ref._withUnsafeGuaranteedRef({ $0.hasIdentifier(bytes) }) { return i }
       i = (i + 1) & mask
     }
   }
 
-  func record(at i: Int) -> PendingRecord { slots[i].record! }
+  func record(at i: Int) -> PendingRecord { slots[i].ref.takeUnretainedValue() }
 
-  mutating func set(_ record: PendingRecord, at i: Int) { slots[i].record = record }
+  mutating func set(_ record: PendingRecord, at i: Int) {
+    let old = slots[i]
+    slots[i] = Slot(record, key: old.tag)
+    old.ref.release()
+  }
 
-  mutating func insert(_ record: PendingRecord, tag: UInt32) {
+  mutating func insert(_ record: PendingRecord, key: UInt) {
     if (count + 1) * 4 > slots.count * 3 { grow() }
-    place(record, tag: tag)
+    place(Slot(record, key: key), key: key)
     count += 1
   }
 
-  private mutating func place(_ record: PendingRecord, tag: UInt32) {
+  private mutating func place(_ slot: Slot, key: UInt) {
     let mask = slots.count - 1
-    var i = home(tag, mask: mask)
-    while slots[i].tag != 0 { i = (i + 1) & mask }
-    slots[i] = Slot(tag: tag, record: record)
+    var i = home(key: key, mask: mask)
+    while !slots[i].isEmpty { i = (i + 1) & mask }
+    slots[i] = slot
   }
 
   private mutating func grow() {
     let old = slots
     slots = [Slot](repeating: Slot(), count: max(8, slots.count * 2))
-    for slot in old where slot.tag != 0 { place(slot.record!, tag: slot.tag) }
+    let mask = slots.count - 1
+    for slot in old where !slot.isEmpty {
+      var i = home(slot, mask: mask)
+      while !slots[i].isEmpty { i = (i + 1) & mask }
+      slots[i] = slot
+    }
   }
 
+  /// Takes the record out of slot `slot`, handing its retain to the caller.
   mutating func remove(at slot: Int) -> PendingRecord {
-    let removed = slots[slot].record!
+    let removed = slots[slot].ref.takeRetainedValue()
     let mask = slots.count - 1
     var hole = slot
     var j = slot
     while true {
       j = (j + 1) & mask
-      let t = slots[j].tag
-      if t == 0 { break }
+      if slots[j].isEmpty { break }
       // An entry may move back into the hole unless its home lies cyclically in
       // (hole, j]: then moving it would put it before its home.
-      let h = home(t, mask: mask)
+      let h = home(slots[j], mask: mask)
       let stays = hole <= j ? (hole < h && h <= j) : (hole < h || h <= j)
       if stays { continue }
       slots[hole] = slots[j]
@@ -133,6 +187,10 @@ private struct Shard {
     slots[hole] = Slot()
     count -= 1
     return removed
+  }
+
+  func releaseAll() {
+    for slot in slots where !slot.isEmpty { slot.ref.release() }
   }
 }
 

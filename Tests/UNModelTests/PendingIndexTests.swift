@@ -9,7 +9,7 @@ final class PendingIndexTests: XCTestCase {
     PendingRecord.make(request(id), anchor: start, nextDate: start, addedSequence: 0)
   }
 
-  private func find(_ index: PendingIndex, _ id: String, _ hash: Int) -> PendingRecord? {
+  private func find(_ index: borrowing PendingIndex, _ id: String, _ hash: Int) -> PendingRecord? {
     withUTF8Bytes(id) { index.find($0, hash: hash) }
   }
 
@@ -79,6 +79,35 @@ final class PendingIndexTests: XCTestCase {
     for id in ids { XCTAssertEqual(find(index, id, 42)?.identifier, id) }
     XCTAssertNil(find(index, "abe", 42))
     XCTAssertNil(find(index, "abc", 43))
+  }
+
+  /// The index holds one reference to each record it indexes and gives it back on
+  /// removal, replacement, and when the index itself goes away.
+  func testTheIndexOwnsItsRecords() {
+    weak var removed: PendingRecord?
+    weak var replaced: PendingRecord?
+    weak var kept: PendingRecord?
+    do {
+      var index = PendingIndex()
+      do {
+        let a = record("a")
+        let b = record("b")
+        let c = record("c")
+        (removed, replaced, kept) = (a, b, c)
+        index.insert(a, hash: 1)
+        index.insert(b, hash: 2)
+        index.insert(c, hash: 3)
+      }
+      XCTAssertNotNil(removed)
+      XCTAssertNotNil(withUTF8Bytes("a") { index.remove($0, hash: 1) })
+      XCTAssertNil(removed)
+      withUTF8Bytes("b") { index.replace($0, hash: 2, with: record("b")) }
+      XCTAssertNil(replaced)
+      XCTAssertEqual(find(index, "b", 2)?.identifier, "b")
+      XCTAssertNotNil(kept)
+      XCTAssertEqual(index.count, 2)
+    }
+    XCTAssertNil(kept)
   }
 
   func testRecordsGiveBackTheRequestTheyStore() {
