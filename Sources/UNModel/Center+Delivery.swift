@@ -79,7 +79,7 @@ extension Center {
     var bound = 0
     for app in apps.values {
       for entry in app.pending.records where entry.nextDate <= target {
-        let repeats = entry.header.trigger?.repeats ?? false
+        let repeats = entry.trigger?.repeats ?? false
         bound += repeats ? Int((target.milliseconds - entry.nextDate.milliseconds) / 60_000) + 1 : 1
       }
       if bound > configuration.maxFiringsPerAdvance {

@@ -4,68 +4,107 @@
   import Darwin
 #endif
 
-/// The fixed-size part of a `PendingRecord`: the dates and sequence the schedule orders
-/// and fires by, the trigger, the content's rare fields, and where each text field ends
-/// in the record's byte tail.
+/// The fixed-size part of a `PendingRecord` (45 bytes): the dates and sequence the
+/// schedule orders and fires by, the trigger, and flags saying how to read the tail.
+///
+/// Nearly every request has a plain time-interval trigger and default extras: that
+/// trigger is kept as its seconds and two flag bits (its milliseconds are derived from
+/// the seconds, as `TimeIntervalTrigger` derives them), and the reference to anything
+/// else is nil.
 struct PendingRecordHeader {
   var nextDate: Instant
   var anchor: Instant
   var addedSequence: UInt64
-  var trigger: Trigger?
-  /// The content's uncommon fields, shared with the `Content` they came from (nil when
-  /// all are defaults, as for nearly every request).
-  var extras: Content.Box?
+  /// The time-interval trigger's seconds, when `flags` says the trigger is inline.
+  var intervalSeconds: Double
+  /// A trigger not kept inline and the content's uncommon fields (nil when there are
+  /// neither, as for nearly every request).
+  var rare: PendingRareFields?
   /// Position in the schedule's heap, so a swap updates two integers.
   var heapIndex: Int32
-  /// End offsets in the tail of: identifier, title, body, category, thread, userInfo.
-  var identifierEnd: UInt32
-  var titleEnd: UInt32
-  var bodyEnd: UInt32
-  var categoryEnd: UInt32
-  var threadEnd: UInt32
-  var userInfoEnd: UInt32
-  /// The identifier is ASCII: byte order is then exactly `String` order.
-  var identifierIsASCII: Bool
+  var flags: PendingRecordFlags
 }
 
-/// One pending request in one allocation: the header, then the UTF-8 of the identifier,
-/// title, body, category and thread identifiers and the compact `userInfo` text, back to
-/// back.  A `PendingRequest` holds several separately allocated strings and arrays;
-/// a daemon with hundreds of thousands pending keeps this instead (about a third of the
-/// memory) and builds the value type only when one is read (firing, listing).
+/// What a record keeps out of line: shared with the request it came from, not copied.
+final class PendingRareFields: Sendable {
+  /// A trigger that `PendingRecordFlags.TriggerKind` cannot hold inline (calendar, or a
+  /// time interval whose milliseconds are not the ones its seconds give).
+  let trigger: Trigger?
+  let extras: Content.Box?
+
+  init(trigger: Trigger?, extras: Content.Box?) {
+    self.trigger = trigger
+    self.extras = extras
+  }
+}
+
+/// A record's flag byte: the trigger's kind (bits 0-2), whether the identifier is ASCII
+/// (bit 3) and the width of the end offsets in the tail (bits 4-5: 1, 2 or 4 bytes).
+struct PendingRecordFlags {
+  var bits: UInt8
+
+  enum TriggerKind: UInt8 {
+    case none = 0
+    case interval, repeatingInterval, push
+    /// In `PendingRareFields.trigger`.
+    case boxed
+  }
+
+  init(trigger: TriggerKind, identifierIsASCII: Bool, endWidth: Int) {
+    let widthCode: UInt8 = endWidth == 1 ? 0 : endWidth == 2 ? 1 : 2
+    bits = trigger.rawValue | (identifierIsASCII ? 8 : 0) | widthCode << 4
+  }
+
+  var trigger: TriggerKind { TriggerKind(rawValue: bits & 7)! }
+  /// The identifier is ASCII: byte order is then exactly `String` order.
+  var identifierIsASCII: Bool { bits & 8 != 0 }
+  /// Bytes per end offset: 1, 2 or 4.
+  var endWidth: Int { 1 << Int((bits >> 4) & 3) }
+}
+
+/// One pending request in one allocation: the header, then a tail of the end offsets of
+/// the six text fields (identifier, title, body, category and thread identifiers, the
+/// compact `userInfo` text) followed by their UTF-8, back to back.  The offsets take one
+/// byte each when the text is under 256 bytes (a typical request), else two or four.
+/// A `PendingRequest` holds several separately allocated strings and arrays; a daemon
+/// with hundreds of thousands pending keeps this instead and builds the value type only
+/// when one is read (firing, listing).
 ///
 /// Not `Sendable` (no `ManagedBuffer` is): records are only reachable through a
 /// schedule's storage, which the loop thread alone owns and mutates (the `Center` is
 /// loop-bound); a copied schedule copies its records before it mutates them.
 final class PendingRecord: ManagedBuffer<PendingRecordHeader, UInt8> {
+  /// The six text fields, in tail order (`PendingView.Text` in the same order).
+  static let fieldCount = 6
+
   /// A new record holding `request` with its dates (its heap position is set when it
   /// joins a heap).
   static func make(_ request: NotificationRequest, anchor: Instant, nextDate: Instant, addedSequence: UInt64)
     -> PendingRecord
   {
-    let ends = Layout(request)
-    let made = create(minimumCapacity: Int(ends.userInfoEnd)) { _ in
-      ends.header(request, anchor: anchor, nextDate: nextDate, addedSequence: addedSequence, heapIndex: 0)
+    let layout = Layout(request)
+    let made = create(minimumCapacity: layout.tailCount) { _ in
+      layout.header(request, anchor: anchor, nextDate: nextDate, addedSequence: addedSequence, heapIndex: 0)
     }
     let record = unsafeDowncast(made, to: PendingRecord.self)
-    record.withUnsafeMutablePointerToElements { Layout.write(request, to: $0) }
+    record.withUnsafeMutablePointerToElements { layout.write(request, to: $0) }
     return record
   }
 
   /// Stores `request` (same identifier bytes) and its dates in this record when its
   /// bytes fit the allocation; false when a larger record is needed.
   func overwrite(_ request: NotificationRequest, anchor: Instant, nextDate: Instant, addedSequence: UInt64) -> Bool {
-    let ends = Layout(request)
-    guard Int(ends.userInfoEnd) <= capacity else { return false }
-    header = ends.header(
+    let layout = Layout(request)
+    guard layout.tailCount <= capacity else { return false }
+    header = layout.header(
       request, anchor: anchor, nextDate: nextDate, addedSequence: addedSequence, heapIndex: heapIndex)
-    withUnsafeMutablePointerToElements { Layout.write(request, to: $0) }
+    withUnsafeMutablePointerToElements { layout.write(request, to: $0) }
     return true
   }
 
   /// A copy with the same contents (copy-on-write of a shared schedule).
   func clone() -> PendingRecord {
-    let n = Int(header.userInfoEnd)
+    let n = tailCount
     let made = PendingRecord.create(minimumCapacity: n) { _ in header }
     let record = unsafeDowncast(made, to: PendingRecord.self)
     withUnsafeMutablePointerToElements { from in
@@ -82,12 +121,35 @@ final class PendingRecord: ManagedBuffer<PendingRecordHeader, UInt8> {
     set { header.heapIndex = Int32(truncatingIfNeeded: newValue) }
   }
 
+  var trigger: Trigger? {
+    let h = header
+    switch h.flags.trigger {
+    case .none: return nil
+    case .interval, .repeatingInterval:
+      return .timeInterval(
+        TimeIntervalTrigger(unchecked: h.intervalSeconds, repeats: h.flags.trigger == .repeatingInterval))
+    case .push: return .push
+    case .boxed: return h.rare?.trigger
+    }
+  }
+
+  var extras: Content.Box? { header.rare?.extras }
+
+  /// Bytes in use in the tail: the offsets and the text.
+  private var tailCount: Int {
+    withUnsafeMutablePointerToElements { Tail(base: $0, width: header.flags.endWidth).count }
+  }
+
+  /// Calls `body` with the UTF-8 of text field `k` (0 = identifier ... 5 = userInfo).
+  @inline(__always)
+  func withText<R>(_ k: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+    let width = header.flags.endWidth
+    return withUnsafeMutablePointerToElements { body(Tail(base: $0, width: width).field(k)) }
+  }
+
   /// Calls `body` with the identifier's UTF-8.
   @inline(__always)
-  func withIdentifier<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-    let n = Int(header.identifierEnd)
-    return withUnsafeMutablePointerToElements { body(UnsafeBufferPointer(start: $0, count: n)) }
-  }
+  func withIdentifier<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R { withText(0, body) }
 
   func hasIdentifier(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
     withIdentifier { own in
@@ -100,18 +162,15 @@ final class PendingRecord: ManagedBuffer<PendingRecordHeader, UInt8> {
   /// The request as the value type the rest of the model uses.
   var entry: PendingRequest {
     let h = header
+    let trigger = trigger
     return withUnsafeMutablePointerToElements { base in
-      func text(_ from: UInt32, _ to: UInt32) -> String {
-        String(decoding: UnsafeBufferPointer(start: base + Int(from), count: Int(to - from)), as: UTF8.self)
-      }
+      let tail = Tail(base: base, width: h.flags.endWidth)
+      func text(_ k: Int) -> String { String(decoding: tail.field(k), as: UTF8.self) }
       let content = Content(
-        title: text(h.identifierEnd, h.titleEnd), body: text(h.titleEnd, h.bodyEnd),
-        categoryIdentifier: text(h.bodyEnd, h.categoryEnd), threadIdentifier: text(h.categoryEnd, h.threadEnd),
-        userInfo: JSONText(
-          bytes: Array(UnsafeBufferPointer(start: base + Int(h.threadEnd), count: Int(h.userInfoEnd - h.threadEnd)))),
-        extras: h.extras)
+        title: text(1), body: text(2), categoryIdentifier: text(3), threadIdentifier: text(4),
+        userInfo: JSONText(bytes: Array(tail.field(5))), extras: h.rare?.extras)
       return PendingRequest(
-        request: NotificationRequest(identifier: text(0, h.identifierEnd), content: content, trigger: h.trigger),
+        request: NotificationRequest(identifier: text(0), content: content, trigger: trigger),
         anchor: h.anchor, nextDate: h.nextDate, addedSequence: h.addedSequence)
     }
   }
@@ -119,7 +178,7 @@ final class PendingRecord: ManagedBuffer<PendingRecordHeader, UInt8> {
   /// Identifier order, as `String` compares them (the tie-break of equal dates).
   /// ASCII compares as its bytes (the same order, without building strings).
   static func identifierLess(_ a: PendingRecord, _ b: PendingRecord) -> Bool {
-    if a.header.identifierIsASCII, b.header.identifierIsASCII {
+    if a.header.flags.identifierIsASCII, b.header.flags.identifierIsASCII {
       return a.withIdentifier { x in b.withIdentifier { y in bytesLess(x, y) } }
     }
     return a.identifier < b.identifier
@@ -141,44 +200,97 @@ final class PendingRecord: ManagedBuffer<PendingRecordHeader, UInt8> {
   }
 }
 
+extension TimeIntervalTrigger {
+  /// Whether a record can keep this trigger as its seconds alone.
+  fileprivate var isDerivedFromSeconds: Bool { milliseconds == Self.milliseconds(seconds) }
+}
+
+/// A record's tail read in place: six end offsets of `width` bytes, then the text they
+/// delimit (offsets count from the start of the text).
+private struct Tail {
+  let base: UnsafeMutablePointer<UInt8>
+  let width: Int
+
+  @inline(__always)
+  func end(_ k: Int) -> Int {
+    let raw = UnsafeRawPointer(base)
+    switch width {
+    case 1: return Int(base[k])
+    case 2: return Int(UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: 2 * k, as: UInt16.self)))
+    default: return Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 4 * k, as: UInt32.self)))
+    }
+  }
+
+  @inline(__always)
+  func field(_ k: Int) -> UnsafeBufferPointer<UInt8> {
+    let from = k == 0 ? 0 : end(k - 1)
+    return UnsafeBufferPointer(start: base + PendingRecord.fieldCount * width + from, count: end(k) - from)
+  }
+
+  /// The offsets and the text.
+  var count: Int { PendingRecord.fieldCount * width + end(PendingRecord.fieldCount - 1) }
+}
+
 /// Where a request's text fields go in a record's tail: their end offsets, computed
-/// from the lengths before the allocation, then their bytes written in that order.
+/// from the lengths before the allocation (and the narrowest width that holds them),
+/// then the offsets and the bytes written in that order.
 private struct Layout {
-  var identifierEnd: UInt32 = 0
-  var titleEnd: UInt32 = 0
-  var bodyEnd: UInt32 = 0
-  var categoryEnd: UInt32 = 0
-  var threadEnd: UInt32 = 0
-  var userInfoEnd: UInt32 = 0
+  var ends: (Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0)
+  var width = 1
   var identifierIsASCII = false
 
   init(_ r: NotificationRequest) {
-    var end = 0
-    func next(_ n: Int) -> UInt32 {
-      end += n
-      return UInt32(end)
-    }
-    identifierEnd = next(r.identifier.utf8.count)
-    titleEnd = next(r.content.title.utf8.count)
-    bodyEnd = next(r.content.body.utf8.count)
-    categoryEnd = next(r.content.categoryIdentifier.utf8.count)
-    threadEnd = next(r.content.threadIdentifier.utf8.count)
-    userInfoEnd = next(r.content.userInfo.bytes.count)
+    let id = r.identifier.utf8.count
+    let title = id + r.content.title.utf8.count
+    let body = title + r.content.body.utf8.count
+    let category = body + r.content.categoryIdentifier.utf8.count
+    let thread = category + r.content.threadIdentifier.utf8.count
+    let userInfo = thread + r.content.userInfo.bytes.count
+    ends = (id, title, body, category, thread, userInfo)
+    width = userInfo <= Int(UInt8.max) ? 1 : userInfo <= Int(UInt16.max) ? 2 : 4
     identifierIsASCII = withUTF8Bytes(r.identifier) { bytes in bytes.allSatisfy { $0 < 0x80 } }
   }
+
+  var tailCount: Int { PendingRecord.fieldCount * width + ends.5 }
 
   func header(
     _ r: NotificationRequest, anchor: Instant, nextDate: Instant, addedSequence: UInt64, heapIndex: Int
   ) -> PendingRecordHeader {
-    PendingRecordHeader(
-      nextDate: nextDate, anchor: anchor, addedSequence: addedSequence, trigger: r.trigger,
-      extras: r.content.extrasBox, heapIndex: Int32(truncatingIfNeeded: heapIndex),
-      identifierEnd: identifierEnd, titleEnd: titleEnd, bodyEnd: bodyEnd, categoryEnd: categoryEnd,
-      threadEnd: threadEnd, userInfoEnd: userInfoEnd, identifierIsASCII: identifierIsASCII)
+    var seconds = 0.0
+    let kind: PendingRecordFlags.TriggerKind
+    switch r.trigger {
+    case nil: kind = .none
+    case .timeInterval(let t) where t.isDerivedFromSeconds:
+      seconds = t.seconds
+      kind = t.repeats ? .repeatingInterval : .interval
+    case .push: kind = .push
+    default: kind = .boxed
+    }
+    let extras = r.content.extrasBox
+    return PendingRecordHeader(
+      nextDate: nextDate, anchor: anchor, addedSequence: addedSequence, intervalSeconds: seconds,
+      rare: kind == .boxed || extras != nil
+        ? PendingRareFields(trigger: kind == .boxed ? r.trigger : nil, extras: extras) : nil,
+      heapIndex: Int32(truncatingIfNeeded: heapIndex),
+      flags: PendingRecordFlags(trigger: kind, identifierIsASCII: identifierIsASCII, endWidth: width))
   }
 
-  static func write(_ r: NotificationRequest, to base: UnsafeMutablePointer<UInt8>) {
-    var at = base
+  func write(_ r: NotificationRequest, to base: UnsafeMutablePointer<UInt8>) {
+    let raw = UnsafeMutableRawPointer(base)
+    func store(_ k: Int, _ end: Int) {
+      switch width {
+      case 1: base[k] = UInt8(truncatingIfNeeded: end)
+      case 2: raw.storeBytes(of: UInt16(truncatingIfNeeded: end).littleEndian, toByteOffset: 2 * k, as: UInt16.self)
+      default: raw.storeBytes(of: UInt32(truncatingIfNeeded: end).littleEndian, toByteOffset: 4 * k, as: UInt32.self)
+      }
+    }
+    store(0, ends.0)
+    store(1, ends.1)
+    store(2, ends.2)
+    store(3, ends.3)
+    store(4, ends.4)
+    store(5, ends.5)
+    var at = base + PendingRecord.fieldCount * width
     func put(_ bytes: UnsafeBufferPointer<UInt8>) {
       guard let from = bytes.baseAddress, !bytes.isEmpty else { return }
       at.update(from: from, count: bytes.count)

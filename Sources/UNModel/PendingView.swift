@@ -17,10 +17,10 @@ public struct PendingView {
   public var nextDate: Instant { record.nextDate }
   public var anchor: Instant { record.header.anchor }
   public var addedSequence: UInt64 { record.header.addedSequence }
-  public var trigger: Trigger? { record.header.trigger }
+  public var trigger: Trigger? { record.trigger }
   /// The content's less common fields (subtitle, badge, sound, ...) all have their
   /// defaults, so the text fields are the whole content.
-  public var hasOnlyCommonContent: Bool { record.header.extras == nil }
+  public var hasOnlyCommonContent: Bool { record.extras == nil }
 
   public var identifier: String { record.identifier }
   /// The request as a value.
@@ -28,18 +28,15 @@ public struct PendingView {
 
   /// Calls `body` with the field's UTF-8 (valid only during the call).
   public func withUTF8<R>(_ field: Text, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-    let h = record.header
-    let (from, to): (UInt32, UInt32) =
+    let k =
       switch field {
-      case .identifier: (0, h.identifierEnd)
-      case .title: (h.identifierEnd, h.titleEnd)
-      case .body: (h.titleEnd, h.bodyEnd)
-      case .categoryIdentifier: (h.bodyEnd, h.categoryEnd)
-      case .threadIdentifier: (h.categoryEnd, h.threadEnd)
-      case .userInfo: (h.threadEnd, h.userInfoEnd)
+      case .identifier: 0
+      case .title: 1
+      case .body: 2
+      case .categoryIdentifier: 3
+      case .threadIdentifier: 4
+      case .userInfo: 5
       }
-    return record.withUnsafeMutablePointerToElements {
-      body(UnsafeBufferPointer(start: $0 + Int(from), count: Int(to - from)))
-    }
+    return record.withText(k, body)
   }
 }

@@ -58,10 +58,18 @@ public struct TimeIntervalTrigger: Sendable, Hashable {
     guard seconds <= Self.maxSeconds else {
       throw .invalidParams(field: "trigger.timeInterval", problem: "must be at most \(Int(Self.maxSeconds)) seconds")
     }
+    self.init(unchecked: seconds, repeats: repeats)
+  }
+
+  /// A trigger whose seconds were validated before (a pending record rebuilding its own).
+  init(unchecked seconds: Double, repeats: Bool) {
     self.seconds = seconds
     self.repeats = repeats
-    self.milliseconds = max(1, Int64((seconds * 1000).rounded()))
+    self.milliseconds = Self.milliseconds(seconds)
   }
+
+  /// The interval in whole milliseconds, at least one.
+  static func milliseconds(_ seconds: Double) -> Int64 { max(1, Int64((seconds * 1000).rounded())) }
 
   /// The first slot `anchor + k * interval` strictly after `instant` (k >= 1): no drift,
   /// whatever the instant at which the previous firing was handled.
