@@ -26,6 +26,9 @@ public struct JSONPullReader {
       self.count = count
     }
 
+    /// The bytes as a string (they were checked to be UTF-8 when read).
+    public var text: String { String(decoding: UnsafeBufferPointer(start: start, count: count), as: UTF8.self) }
+
     /// Whether the name is exactly `word` (ASCII).
     @inlinable @inline(__always)
     public func `is`(_ word: StaticString) -> Bool {
@@ -202,5 +205,19 @@ public struct JSONPullReader {
     guard let value = try? full.parseValue() else { return nil }
     reader.index = full.index
     return value.encoded()
+  }
+}
+
+extension JSONPullReader {
+  /// The value at the cursor as the parser builds it, nested at most `maxDepth`
+  /// containers deep counting from this value; nil (cursor unchanged) when the parser
+  /// would refuse it.
+  public mutating func value(maxDepth: Int) -> JSONValue? {
+    guard peek() != nil else { return nil }
+    var full = JSONReader(bytes, maxDepth: maxDepth)
+    full.index = reader.index
+    guard let value = try? full.parseValue() else { return nil }
+    reader.index = full.index
+    return value
   }
 }

@@ -48,8 +48,7 @@ final class Dispatcher {
   /// A `scheduleLocal` the fast path decoded: run as `ScheduleLocal.handle` would.
   func handle(_ fast: ScheduleLocalFastPath, from client: ClientState) -> Answer? {
     metrics.requests += 1
-    let call = Call(
-      params: nil, client: client, center: center, configuration: configuration, metrics: metrics, dates: dates)
+    let call = Call(params: nil, client: client, dispatcher: self)
     let outcome = Result { () throws(RPCError) -> [UInt8] in
       try ScheduleLocal.run(call, app: try call.app(named: fast.app), fast.request)
     }
@@ -67,9 +66,7 @@ final class Dispatcher {
     if case .array? = request.params {
       return .failure(.invalidParams(field: "params", "must be an object (by name), not an array"))
     }
-    let call = Call(
-      params: request.params, client: client, center: center, configuration: configuration, metrics: metrics,
-      dates: dates)
+    let call = Call(params: request.params, client: client, dispatcher: self)
     do {
       return .success(try method.handle(call))
     } catch {

@@ -35,15 +35,19 @@ final class ClientState {
   }
 }
 
-/// Everything one method call needs.
+/// Everything one method call needs.  The shared parts are read through the dispatcher:
+/// a `Call` is made per request, and copying the configuration into it (a struct with
+/// several strings) cost a retain and a release of each.
 struct Call {
   let params: JSONValue?
   let client: ClientState
-  let center: Center
-  let configuration: ServerConfiguration
-  let metrics: Metrics
+  let dispatcher: Dispatcher
+
+  var center: Center { dispatcher.center }
+  var configuration: ServerConfiguration { dispatcher.configuration }
+  var metrics: Metrics { dispatcher.metrics }
   /// Shared date text of the answers (`WireBytes.date(_:_:cache:)`).
-  let dates: DateTextCache
+  var dates: DateTextCache { dispatcher.dates }
 
   /// Reads the params object, refusing fields other than `allowed`.
   func params(allowed: [String]) throws(RPCError) -> Params {
