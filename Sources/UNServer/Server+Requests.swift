@@ -128,10 +128,11 @@ extension Server {
   private func handleSingle(_ entry: Incoming.Entry, from client: ClientConnection) {
     let answer = dispatcher.handle(entry, from: client.state)
     router.route()
-    switch answer {
-    case nil: break
-    case .deferred(let id, let wait)?: router.watchers.startWait(wait, id: id, for: client)
-    case let answer?: outbox.queueAnswer(answer, to: client)
+    guard let answer else { return }
+    if case .deferred(let id, let wait) = answer {
+      router.watchers.startWait(wait, id: id, for: client)
+    } else {
+      outbox.queueAnswer(answer, to: client)
     }
   }
 }

@@ -138,4 +138,6 @@ enum WireBytes {
 final class DateTextCache {
   var instant: Instant?
   var text: [UInt8] = []
+  /// The last `ping` result, `{"now":"…"}`, and its instant.
+  var pingResult: (Instant, [UInt8])?
 }
