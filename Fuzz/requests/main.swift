@@ -116,7 +116,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         )
       }
       // Every other request the envelope fast path takes is the general path's request.
-      if case .request(let fast)? = RequestFastPath.decode(incoming, maxDepth: depth) {
+      if case .request(let fast) = RequestFastPath.decode(incoming, maxDepth: depth) {
         let general = RPCDecoder.decode(incoming, maxDepth: depth)
         if general != .single(.request(fast)) { fail("fast path decoded \(fast), the general path \(general)") }
       }

@@ -90,15 +90,15 @@ extension Server {
 
   private func handleMessage(_ message: UnsafeRawBufferPointer, from client: ClientConnection) {
     switch RequestFastPath.decode(message, maxDepth: configuration.maxNestingDepth) {
-    case .scheduleLocal(let fast)?:
+    case .scheduleLocal(let fast):
       let answer = dispatcher.handle(fast, from: client.state)
       router.route()
       if let answer { outbox.queueAnswer(answer, to: client) }
       return
-    case .request(let request)?:
+    case .request(let request):
       handleSingle(.request(request), from: client)
       return
-    case nil:
+    case .declined:
       break
     }
     switch RPCDecoder.decode(message, maxDepth: configuration.maxNestingDepth) {

@@ -18,7 +18,7 @@ struct ScheduleLocalFastPath: Equatable {
   /// Decodes `bytes` when they are a `scheduleLocal` in this shape, or nil when the
   /// general path must handle them (`RequestFastPath` reads the envelope).
   static func decode(_ bytes: UnsafeRawBufferPointer, maxDepth: Int) -> ScheduleLocalFastPath? {
-    guard case .scheduleLocal(let decoded)? = RequestFastPath.decode(bytes, maxDepth: maxDepth) else { return nil }
+    guard case .scheduleLocal(let decoded) = RequestFastPath.decode(bytes, maxDepth: maxDepth) else { return nil }
     return decoded
   }
 
