@@ -20,26 +20,29 @@ public struct PendingView {
   public var trigger: Trigger? { record.header.trigger }
   /// The content's less common fields (subtitle, badge, sound, ...) all have their
   /// defaults, so the text fields are the whole content.
-  public var hasOnlyCommonContent: Bool { record.header.extras == nil }
+  public var hasOnlyCommonContent: Bool { record.withUnsafeMutablePointerToHeader { $0.pointee.extras == nil } }
 
   public var identifier: String { record.identifier }
   /// The request as a value.
   public var entry: PendingRequest { record.entry }
 
-  /// Calls `body` with the field's UTF-8 (valid only during the call).
-  public func withUTF8<R>(_ field: Text, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-    let h = record.header
-    let (from, to): (UInt32, UInt32) =
-      switch field {
-      case .identifier: (0, h.identifierEnd)
-      case .title: (h.identifierEnd, h.titleEnd)
-      case .body: (h.titleEnd, h.bodyEnd)
-      case .categoryIdentifier: (h.bodyEnd, h.categoryEnd)
-      case .threadIdentifier: (h.categoryEnd, h.threadEnd)
-      case .userInfo: (h.threadEnd, h.userInfoEnd)
-      }
-    return record.withUnsafeMutablePointerToElements {
-      body(UnsafeBufferPointer(start: $0 + Int(from), count: Int(to - from)))
+  /// Calls `body` with the field's UTF-8 (valid only during the call).  Not generic, and
+  /// reading only the two offsets it needs from the header: a listing calls this six
+  /// times per request, and the generic version ran unspecialised in the server's module
+  /// (with a copy of the whole header each time).
+  public func withUTF8(_ field: Text, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+    record.withUnsafeMutablePointers { header, elements in
+      let (from, to): (UInt32, UInt32) =
+        switch field {
+        case .identifier: (0, header.pointee.identifierEnd)
+        case .title: (header.pointee.identifierEnd, header.pointee.titleEnd)
+        case .body: (header.pointee.titleEnd, header.pointee.bodyEnd)
+        case .categoryIdentifier: (header.pointee.bodyEnd, header.pointee.categoryEnd)
+        case .threadIdentifier: (header.pointee.categoryEnd, header.pointee.threadEnd)
+        case .userInfo: (header.pointee.threadEnd, header.pointee.userInfoEnd)
+        }
+      body(UnsafeBufferPointer(start: elements + Int(from), count: Int(to - from)))
     }
   }
+
 }
