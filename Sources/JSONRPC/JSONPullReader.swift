@@ -104,6 +104,19 @@ public struct JSONPullReader {
     let end = reader.count
     let start = reader.index + 1
     var i = start
+    // Eight bytes a step while none is a quote, a backslash, a control character or
+    // non-ASCII (the word test of `JSONWriter`, plus the high bits): names are read
+    // for every member of every request.  The byte loop below finds which one it was.
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    while i + 8 <= end {
+      let w = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+      let quote = w ^ (ones &* 0x22)
+      let backslash = w ^ (ones &* 0x5C)
+      let special =
+        ((w &- ones &* 0x20) & ~w) | ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | w
+      if special & (ones &* 0x80) != 0 { break }
+      i += 8
+    }
     while true {
       guard i < end else { return .other }
       let b = base[i]

@@ -81,7 +81,7 @@ final class EventWatchers {
   private func mayObserve(_ client: ClientConnection, _ app: String) -> Bool {
     let uid = client.state.peer?.uid ?? configuration.daemonUID
     if uid == 0 || uid == configuration.daemonUID { return true }
-    return center.apps[app]?.owner.map { $0 == uid } ?? false
+    return center.owner(of: app).map { $0 == uid } ?? false
   }
 
   /// Registers a deferred `waitFor` with a timer for its timeout.

@@ -87,7 +87,7 @@ struct Call {
     }
   }
 
-  private func owner(_ app: String) -> UInt32? { center.apps[app]?.owner }
+  private func owner(_ app: String) -> UInt32? { center.owner(of: app) }
 
   /// Runs a center operation, mapping its domain errors in the one place that does.
   func model<T>(_ body: () throws(UNError) -> T) throws(RPCError) -> T {

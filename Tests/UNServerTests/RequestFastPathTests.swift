@@ -68,6 +68,11 @@ final class RequestFastPathTests: XCTestCase {
       #"{"jsonrpc":"2.0","id":1,"method":"ping","params":{"a":}}"#,
       #"{"jsonrpc":"2.0","id":1,"method":"p\u12"}"#,
       #"{"jsonrpc":"2.0","id":1,"method":"p\u0069ng"}"#,
+      // Names the reader steps over eight bytes at a time, with the odd byte late in them.
+      #"{"jsonrpc":"2.0","id":1,"method":"ping","parameters\u0073":{}}"#,
+      #"{"jsonrpc":"2.0","id":1,"method":"ping","parametersé":{}}"#,
+      "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"parameters\t\":{}}",
+      #"{"jsonrpc":"2.0","id":1,"method":"ping","parameters"#,
     ] {
       XCTAssertEqual(fast(text), .declined, text)
     }
