@@ -10,6 +10,7 @@ final class Dispatcher {
   let log: Log
   let metrics: Metrics
   let dates = DateTextCache()
+  let warningTexts = WarningsTextCache()
 
   init(center: Center, configuration: ServerConfiguration, log: Log, metrics: Metrics) {
     self.center = center

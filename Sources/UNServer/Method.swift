@@ -48,6 +48,8 @@ struct Call {
   var metrics: Metrics { dispatcher.metrics }
   /// Shared date text of the answers (`WireBytes.date(_:_:cache:)`).
   var dates: DateTextCache { dispatcher.dates }
+  /// Shared text of the answers' warnings (`WireBytes.warnings(_:_:cache:)`).
+  var warningTexts: WarningsTextCache { dispatcher.warningTexts }
 
   /// Reads the params object, refusing fields other than `allowed`.
   func params(allowed: [String]) throws(RPCError) -> Params {
