@@ -82,7 +82,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   let metrics = Metrics()
   var configuration = ServerConfiguration()
   configuration.daemonUID = 1000
-  let dispatcher = Dispatcher(center: center, configuration: configuration, log: Log(level: .error, journal: false), metrics: metrics)
+  let dispatcher = Dispatcher(
+    center: center, configuration: configuration, log: Log(level: .error, journal: false), metrics: metrics)
   // Connection 3 has a foreign uid, to reach the ownership checks.
   let clients = (0..<4).map { ClientState(id: $0 + 1, peer: .init(pid: 1, uid: $0 == 3 ? 2000 : 1000, gid: 1000)) }
 
@@ -102,14 +103,22 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
       commitAndCompare(center, persistence, store)
       continue
     }
-    let incoming = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(input)[message.startIndex..<message.endIndex])
+    let incoming = UnsafeRawBufferPointer(
+      rebasing: UnsafeRawBufferPointer(input)[message.startIndex..<message.endIndex])
     // The scheduleLocal fast path accepts only what the general path decodes the same way
     // (at the daemon's depth limit and at a small one, to reach the nesting checks).
     for depth in [configuration.maxNestingDepth, 5] {
       if let fast = ScheduleLocalFastPath.decode(incoming, maxDepth: depth),
         fast != ScheduleLocalFastPath.reference(incoming, maxDepth: depth)
       {
-        fail("fast path decoded \(fast), the general path \(String(describing: ScheduleLocalFastPath.reference(incoming, maxDepth: depth)))")
+        fail(
+          "fast path decoded \(fast), the general path \(String(describing: ScheduleLocalFastPath.reference(incoming, maxDepth: depth)))"
+        )
+      }
+      // Every other request the envelope fast path takes is the general path's request.
+      if case .request(let fast) = RequestFastPath.decode(incoming, maxDepth: depth) {
+        let general = RPCDecoder.decode(incoming, maxDepth: depth)
+        if general != .single(.request(fast)) { fail("fast path decoded \(fast), the general path \(general)") }
       }
     }
     let entries: [Incoming.Entry]

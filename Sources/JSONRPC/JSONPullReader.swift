@@ -26,6 +26,9 @@ public struct JSONPullReader {
       self.count = count
     }
 
+    /// The bytes as a string (they were checked to be UTF-8 when read).
+    public var text: String { String(decoding: UnsafeBufferPointer(start: start, count: count), as: UTF8.self) }
+
     /// Whether the name is exactly `word` (ASCII).
     @inlinable @inline(__always)
     public func `is`(_ word: StaticString) -> Bool {
@@ -101,6 +104,19 @@ public struct JSONPullReader {
     let end = reader.count
     let start = reader.index + 1
     var i = start
+    // Eight bytes a step while none is a quote, a backslash, a control character or
+    // non-ASCII (the word test of `JSONWriter`, plus the high bits): names are read
+    // for every member of every request.  The byte loop below finds which one it was.
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    while i + 8 <= end {
+      let w = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+      let quote = w ^ (ones &* 0x22)
+      let backslash = w ^ (ones &* 0x5C)
+      let special =
+        ((w &- ones &* 0x20) & ~w) | ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | w
+      if special & (ones &* 0x80) != 0 { break }
+      i += 8
+    }
     while true {
       guard i < end else { return .other }
       let b = base[i]
@@ -202,5 +218,19 @@ public struct JSONPullReader {
     guard let value = try? full.parseValue() else { return nil }
     reader.index = full.index
     return value.encoded()
+  }
+}
+
+extension JSONPullReader {
+  /// The value at the cursor as the parser builds it, nested at most `maxDepth`
+  /// containers deep counting from this value; nil (cursor unchanged) when the parser
+  /// would refuse it.
+  public mutating func value(maxDepth: Int) -> JSONValue? {
+    guard peek() != nil else { return nil }
+    var full = JSONReader(bytes, maxDepth: maxDepth)
+    full.index = reader.index
+    guard let value = try? full.parseValue() else { return nil }
+    reader.index = full.index
+    return value
   }
 }

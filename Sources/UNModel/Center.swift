@@ -150,6 +150,10 @@ public final class Center {
     return found
   }
 
+  /// The uid the app belongs to (nil when unclaimed or never used), through the
+  /// one-entry cache: every call checks it before touching the app.
+  public func owner(of appId: String) -> UInt32? { existingApp(appId)?.owner }
+
   /// The app's state for a change, created on first use; `existing` is what a caller
   /// already looked up (`apps[appId]`), so the lookup is not repeated.
   func touchApp(_ appId: String, _ existing: AppState?) -> AppState {

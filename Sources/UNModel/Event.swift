@@ -88,6 +88,17 @@ public struct Event: Sendable, Hashable {
     }
   }
 
+  /// The identifier and the next trigger date, when they are the event's only fields (the
+  /// events of every schedule, replacement and removal); nil for other shapes.  The log
+  /// writes these without going through `forEachField`'s values.
+  public var identifierFields: (identifier: String, nextTriggerDate: Instant?)? {
+    switch payload {
+    case .identifier(let id): (id, nil)
+    case .scheduled(let id, let next): (id, next)
+    case .list: nil
+    }
+  }
+
   public subscript(field: String) -> Value? {
     switch payload {
     case .identifier(let id): field == "identifier" ? .string(id) : nil

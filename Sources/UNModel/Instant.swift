@@ -30,6 +30,14 @@ extension Instant {
   /// Appends the RFC 3339 text to `out`, digit by digit: dates are in most responses,
   /// and writing them straight into the output avoids building a string each time.
   public func appendRFC3339(to out: inout [UInt8]) {
+    withRFC3339 { out.append(contentsOf: $0) }
+  }
+
+  /// Calls `body` with the RFC 3339 text, formatted into 24 bytes on the stack: this runs
+  /// for every date in every answer and log line.  Not generic: a generic one is not
+  /// specialised for callers in other modules, and its `withUnsafeMutableBytes` then ran
+  /// unspecialised too (about 550 instructions a date).
+  public func withRFC3339(_ body: (UnsafeRawBufferPointer) -> Void) {
     var days = milliseconds / 86_400_000
     var rem = milliseconds % 86_400_000
     if rem < 0 {
@@ -38,13 +46,10 @@ extension Instant {
     }
     let (y, m, d) = CivilDate.fromDays(days)
     guard (0...9999).contains(y) else {
-      out.append(contentsOf: Self.wideYear(y, m, d, rem).utf8)
-      return
+      return Array(Self.wideYear(y, m, d, rem).utf8).withUnsafeBytes(body)
     }
-    let start = out.count
-    out.append(contentsOf: repeatElement(0, count: 24))
-    out.withUnsafeMutableBufferPointer { whole in
-      let buffer = UnsafeMutableBufferPointer(rebasing: whole[start...])
+    var text: (UInt64, UInt64, UInt64) = (0, 0, 0)
+    withUnsafeMutableBytes(of: &text) { buffer in
       func put(_ value: Int64, _ width: Int, at offset: Int) {
         var v = value
         for k in stride(from: offset + width - 1, through: offset, by: -1) {
@@ -66,6 +71,7 @@ extension Instant {
       buffer[19] = 46
       put(rem % 1000, 3, at: 20)
       buffer[23] = 90
+      body(UnsafeRawBufferPointer(buffer))
     }
   }
 

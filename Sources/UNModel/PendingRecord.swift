@@ -143,8 +143,9 @@ final class PendingRecord: ManagedBuffer<PendingRecordHeader, UInt8> {
   /// Calls `body` with the UTF-8 of text field `k` (0 = identifier ... 5 = userInfo).
   @inline(__always)
   func withText<R>(_ k: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-    let width = header.flags.endWidth
-    return withUnsafeMutablePointerToElements { body(Tail(base: $0, width: width).field(k)) }
+    // Through the pointers: `header.flags` would copy the whole header (and retain its
+    // side object) on every field read of a listing.
+    withUnsafeMutablePointers { header, base in body(Tail(base: base, width: header.pointee.flags.endWidth).field(k)) }
   }
 
   /// Calls `body` with the identifier's UTF-8.

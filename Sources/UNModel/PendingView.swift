@@ -26,8 +26,10 @@ public struct PendingView {
   /// The request as a value.
   public var entry: PendingRequest { record.entry }
 
-  /// Calls `body` with the field's UTF-8 (valid only during the call).
-  public func withUTF8<R>(_ field: Text, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+  /// Calls `body` with the field's UTF-8 (valid only during the call).  Not generic: a
+  /// listing calls this six times per request, and a generic version ran unspecialised
+  /// in the server's module.
+  public func withUTF8(_ field: Text, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
     let k =
       switch field {
       case .identifier: 0
@@ -37,6 +39,6 @@ public struct PendingView {
       case .threadIdentifier: 4
       case .userInfo: 5
       }
-    return record.withText(k, body)
+    record.withText(k, body)
   }
 }

@@ -59,14 +59,19 @@ final class EventWatchers {
     guard var line = log.line(.info, event.kind.rawValue) else { return }
     line.field("app", event.app)
     line.field("seq", event.sequence)
-    event.forEachField { name, value in
-      let key = name == "identifier" ? "id" : name
-      switch value {
-      case .string(let s): line.field(key, s)
-      case .int(let i): line.field(key, i)
-      case .bool(let b): line.field(key, b)
-      case .strings(let list): line.field(key, list.joined(separator: ","))
-      case .date(let d): line.field(key, d)
+    if let (id, next) = event.identifierFields {
+      line.field("id", id)
+      if let next { line.field("nextTriggerDate", next) }
+    } else {
+      event.forEachField { name, value in
+        let key = name == "identifier" ? "id" : name
+        switch value {
+        case .string(let s): line.field(named: key, s)
+        case .int(let i): line.field(named: key, "\(i)")
+        case .bool(let b): line.field(named: key, b ? "true" : "false")
+        case .strings(let list): line.field(named: key, list.joined(separator: ","))
+        case .date(let d): line.field(named: key, d.rfc3339)
+        }
       }
     }
     log.write(line)
@@ -76,7 +81,7 @@ final class EventWatchers {
   private func mayObserve(_ client: ClientConnection, _ app: String) -> Bool {
     let uid = client.state.peer?.uid ?? configuration.daemonUID
     if uid == 0 || uid == configuration.daemonUID { return true }
-    return center.apps[app]?.owner.map { $0 == uid } ?? false
+    return center.owner(of: app).map { $0 == uid } ?? false
   }
 
   /// Registers a deferred `waitFor` with a timer for its timeout.

@@ -31,7 +31,7 @@ public struct Log: Sendable {
 
   public func emit(_ at: LogLevel, _ event: String, _ fields: [(String, String)]) {
     guard var line = line(at, event) else { return }
-    for (key, value) in fields { line.field(key, value) }
+    for (key, value) in fields { line.field(named: key, value) }
     write(line)
   }
 
@@ -43,7 +43,7 @@ public struct Log: Sendable {
 
   public func write(_ line: consuming LogLine) {
     line.finish()
-    sink.append(line.bytes)
+    line.withBytes { sink.append($0) }
   }
 
   /// Waits until every line emitted so far is written (before the process exits).
@@ -56,9 +56,9 @@ public struct Log: Sendable {
   /// The line as written, with its newline.
   func format(_ at: LogLevel, _ event: String, _ fields: [(String, String)]) -> String {
     var line = LogLine(at, event, journal: journal)
-    for (k, v) in fields { line.field(k, v) }
+    for (k, v) in fields { line.field(named: k, v) }
     line.finish()
-    return String(decoding: line.bytes, as: UTF8.self)
+    return line.withBytes { String(decoding: $0, as: UTF8.self) }
   }
 
   /// True when `$JOURNAL_STREAM` (`DEVICE:INODE`, set by systemd for a service whose

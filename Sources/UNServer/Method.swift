@@ -35,15 +35,21 @@ final class ClientState {
   }
 }
 
-/// Everything one method call needs.
+/// Everything one method call needs.  The shared parts are read through the dispatcher:
+/// a `Call` is made per request, and copying the configuration into it (a struct with
+/// several strings) cost a retain and a release of each.
 struct Call {
   let params: JSONValue?
   let client: ClientState
-  let center: Center
-  let configuration: ServerConfiguration
-  let metrics: Metrics
+  let dispatcher: Dispatcher
+
+  var center: Center { dispatcher.center }
+  var configuration: ServerConfiguration { dispatcher.configuration }
+  var metrics: Metrics { dispatcher.metrics }
   /// Shared date text of the answers (`WireBytes.date(_:_:cache:)`).
-  let dates: DateTextCache
+  var dates: DateTextCache { dispatcher.dates }
+  /// Shared text of the answers' warnings (`WireBytes.warnings(_:_:cache:)`).
+  var warningTexts: WarningsTextCache { dispatcher.warningTexts }
 
   /// Reads the params object, refusing fields other than `allowed`.
   func params(allowed: [String]) throws(RPCError) -> Params {
@@ -83,7 +89,7 @@ struct Call {
     }
   }
 
-  private func owner(_ app: String) -> UInt32? { center.apps[app]?.owner }
+  private func owner(_ app: String) -> UInt32? { center.owner(of: app) }
 
   /// Runs a center operation, mapping its domain errors in the one place that does.
   func model<T>(_ body: () throws(UNError) -> T) throws(RPCError) -> T {
@@ -108,4 +114,12 @@ enum MethodTable {
   ]
 
   static let byName: [String: any Method.Type] = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })
+
+  /// The method called `name`.  The busiest are compared before the name is hashed: a
+  /// short string compares in a few instructions, a dictionary lookup costs hundreds.
+  static func method(named name: String) -> (any Method.Type)? {
+    if name == Ping.name { return Ping.self }
+    if name == ListPending.name { return ListPending.self }
+    return byName[name]
+  }
 }

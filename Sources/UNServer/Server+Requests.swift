@@ -89,21 +89,21 @@ extension Server {
   }
 
   private func handleMessage(_ message: UnsafeRawBufferPointer, from client: ClientConnection) {
-    if let fast = ScheduleLocalFastPath.decode(message, maxDepth: configuration.maxNestingDepth) {
+    switch RequestFastPath.decode(message, maxDepth: configuration.maxNestingDepth) {
+    case .scheduleLocal(let fast):
       let answer = dispatcher.handle(fast, from: client.state)
       router.route()
       if let answer { outbox.queueAnswer(answer, to: client) }
       return
+    case .request(let request):
+      handleSingle(.request(request), from: client)
+      return
+    case .declined:
+      break
     }
     switch RPCDecoder.decode(message, maxDepth: configuration.maxNestingDepth) {
     case .single(let entry):
-      let answer = dispatcher.handle(entry, from: client.state)
-      router.route()
-      switch answer {
-      case nil: break
-      case .deferred(let id, let wait)?: router.watchers.startWait(wait, id: id, for: client)
-      case let answer?: outbox.queueAnswer(answer, to: client)
-      }
+      handleSingle(entry, from: client)
     case .batch(let entries) where entries.count > configuration.maxBatch:
       let error = RPCError.limitExceeded(
         limit: "maxBatch", value: configuration.maxBatch,
@@ -122,6 +122,17 @@ extension Server {
         router.route()
       }
       if !answers.isEmpty { outbox.queueBatch(answers, to: client) }
+    }
+  }
+
+  private func handleSingle(_ entry: Incoming.Entry, from client: ClientConnection) {
+    let answer = dispatcher.handle(entry, from: client.state)
+    router.route()
+    guard let answer else { return }
+    if case .deferred(let id, let wait) = answer {
+      router.watchers.startWait(wait, id: id, for: client)
+    } else {
+      outbox.queueAnswer(answer, to: client)
     }
   }
 }

@@ -28,6 +28,23 @@ enum WireBytes {
 
   static func number(_ v: JSONValue, _ o: inout [UInt8]) { JSONWriter.append(v, to: &o) }
 
+  /// A list of warnings as a JSON array, through a one-entry cache: the model hands out
+  /// the same array for every request naming the same unregistered category, so one
+  /// comparison (of the array with itself) replaces escaping the text again.
+  static func warnings(_ list: [String], _ o: inout [UInt8], cache: WarningsTextCache) {
+    if list != cache.warnings {
+      cache.warnings = list
+      cache.text.removeAll(keepingCapacity: true)
+      cache.text.append(UInt8(ascii: "["))
+      for (i, w) in list.enumerated() {
+        if i > 0 { cache.text.append(UInt8(ascii: ",")) }
+        string(w, &cache.text)
+      }
+      cache.text.append(UInt8(ascii: "]"))
+    }
+    o.append(contentsOf: cache.text)
+  }
+
   /// A small non-negative integer, digit by digit (counts, badges).
   static func integer(_ value: Int, _ o: inout [UInt8]) {
     guard value >= 0, value < 1_000_000_000 else { return number(.int(value), &o) }
@@ -138,4 +155,13 @@ enum WireBytes {
 final class DateTextCache {
   var instant: Instant?
   var text: [UInt8] = []
+  /// The last `ping` result, `{"now":"…"}`, and its instant.
+  var pingResult: (Instant, [UInt8])?
+}
+
+/// The last warnings written by `WireBytes.warnings(_:_:cache:)` and their JSON text.
+/// Owned by the dispatcher, on the loop thread.
+final class WarningsTextCache {
+  var warnings: [String] = []
+  var text: [UInt8] = Array("[]".utf8)
 }

@@ -36,8 +36,9 @@ final class PendingRecordTests: XCTestCase {
     XCTAssertEqual(view.trigger, entry.request.trigger, file: file, line: line)
     XCTAssertEqual(view.hasOnlyCommonContent, entry.request.content.extrasBox == nil, file: file, line: line)
     for (text, expected) in zip(texts, fields(entry.request)) {
-      XCTAssertEqual(
-        view.withUTF8(text) { String(decoding: $0, as: UTF8.self) }, expected, "\(text)", file: file, line: line)
+      var actual = ""
+      view.withUTF8(text) { actual = String(decoding: $0, as: UTF8.self) }
+      XCTAssertEqual(actual, expected, "\(text)", file: file, line: line)
     }
     XCTAssertEqual(record.clone().entry, entry, "clone", file: file, line: line)
   }

@@ -35,12 +35,9 @@ enum ScheduleLocal: Method {
     WireBytes.key(r.scheduled ? #","scheduled":true"# : #","scheduled":false"#, &o)
     WireBytes.key(r.replaced ? #","replaced":true,"nextTriggerDate":"# : #","replaced":false,"nextTriggerDate":"#, &o)
     if let next = r.nextTriggerDate { WireBytes.date(next, &o, cache: call.dates) } else { WireBytes.key("null", &o) }
-    WireBytes.key(#","warnings":["#, &o)
-    for (i, w) in r.warnings.enumerated() {
-      if i > 0 { o.append(UInt8(ascii: ",")) }
-      WireBytes.string(w, &o)
-    }
-    WireBytes.key("]}", &o)
+    WireBytes.key(#","warnings":"#, &o)
+    WireBytes.warnings(r.warnings, &o, cache: call.warningTexts)
+    o.append(UInt8(ascii: "}"))
     return o
   }
 }
