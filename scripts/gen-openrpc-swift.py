@@ -6,7 +6,7 @@ document from `rpc.discover` without reading files at run time (a static binary 
 container has no resource bundle next to it).  The schemas that a shape describes
 (`DescribedSchemas.all` in Sources/UNServer/Shapes/DescribedSchemas.swift: the same
 places as DESCRIBED below) are compiled without their `properties`, and the list of
-field names in their description becomes a placeholder: the daemon builds both from
+field names in their description becomes a marker: the daemon builds both from
 the shapes, and OpenRPCTests checks that the result is this file.
 Usage: gen-openrpc-swift.py IN.json OUT.swift
 """
@@ -18,9 +18,14 @@ import sys
 # description lists field names (a regular expression around LIST).
 DESCRIBED = [
     ("Content", True, r"always has (LIST)"),
+    ("Category", True, r"always has (LIST)"),
+    ("Action", True, r"always has (LIST)"),
+    ("TextInput", True, None),
+    ("Sound/oneOf/1", True, None),
+    ("Attachment", True, None),
     ("ApnsPayload/properties/aps/properties/alert/oneOf/1", False, r"^(LIST);"),
 ]
-PLACEHOLDER = "{fields}"
+MARKER = "{fields}"
 
 src, dst = sys.argv[1], sys.argv[2]
 with open(src, encoding="utf-8") as f:
@@ -34,11 +39,16 @@ for place, shaped, listing in DESCRIBED:
     if shaped:
         # The daemon puts the properties back right after "type".
         assert list(schema)[:2] == ["type", "properties"], f"{place}: properties must follow type"
-        del schema["properties"]
-    name = "(?:" + "|".join(sorted(map(re.escape, content_fields), key=len, reverse=True)) + r")\b"
+        # The list in the description names the shape's own fields (aps.alert: content's).
+        fields = list(schema.pop("properties"))
+    else:
+        fields = content_fields
+    if listing is None:
+        continue
+    name = "(?:" + "|".join(sorted(map(re.escape, fields), key=len, reverse=True)) + r")\b"
     names = rf"{name}(?:, {name})*(?: and {name})?"
     pattern = listing.replace("LIST", names)
-    described, count = re.subn(pattern, lambda m: m.group(0).replace(m.group(1), PLACEHOLDER), schema["description"])
+    described, count = re.subn(pattern, lambda m: m.group(0).replace(m.group(1), MARKER), schema["description"])
     assert count == 1, f"{place}: no list of field names in the description"
     schema["description"] = described
 

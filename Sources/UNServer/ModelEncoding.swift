@@ -7,28 +7,15 @@ enum ModelEncoding {
 
   static func seconds(_ value: Double) -> JSONValue { .double(value) }
 
-  static func action(_ a: Action) -> JSONValue {
-    var m: [JSONMember] = [
-      JSONMember("identifier", .string(a.identifier)), JSONMember("title", .string(a.title)),
-      JSONMember("options", .array(a.options.map { .string($0.rawValue) })),
-    ]
-    if let t = a.textInput {
-      m.append(
-        JSONMember(
-          "textInput", .object(["buttonTitle": .string(t.buttonTitle), "placeholder": .string(t.placeholder)])))
-    }
-    return .object(m)
-  }
-
-  static func category(_ c: Category) -> JSONValue {
-    var m: [JSONMember] = [
-      JSONMember("identifier", .string(c.identifier)), JSONMember("actions", .array(c.actions.map(action))),
-      JSONMember("intentIdentifiers", .array(c.intentIdentifiers.map { .string($0) })),
-    ]
-    if let p = c.hiddenPreviewsBodyPlaceholder { m.append(JSONMember("hiddenPreviewsBodyPlaceholder", .string(p))) }
-    if let f = c.categorySummaryFormat { m.append(JSONMember("categorySummaryFormat", .string(f))) }
-    m.append(JSONMember("options", .array(c.options.map { .string($0.rawValue) })))
-    return .object(m)
+  /// A shape written by its byte encoder, as a tree, for the callers that still build
+  /// one (callbacks, delivered rows); the bytes came from our own writer, so they parse.
+  static func tree(_ write: (inout [UInt8]) -> Void) -> JSONValue {
+    var bytes: [UInt8] = []
+    write(&bytes)
+    return
+      (try? bytes.withUnsafeBytes { (b: UnsafeRawBufferPointer) throws(JSONParseError) in
+        try JSONParser.parse(b)
+      }) ?? .null
   }
 
   /// The same members as `WireBytes.content`, as a tree, from `ContentShape`.
@@ -49,32 +36,15 @@ enum ModelEncoding {
       case .score(let get, _): value = .double(get(c))
       case .sound:
         guard let s = c.sound else { continue }
-        value = sound(s)
+        value = tree { SoundShape.encode(s, &$0) }
       case .userInfo: value = userInfo(c.userInfo)
       case .interruptionLevel: value = .string(c.interruptionLevel.rawValue)
       case .attachments:
         guard !c.attachments.isEmpty else { continue }
-        value = .array(c.attachments.map(attachment))
+        value = tree { AttachmentShape.encode(c.attachments, &$0) }
       }
       m.append(JSONMember(f.key, value))
     }
-    return .object(m)
-  }
-
-  /// The string form for a plain sound (so outputs without critical sounds are unchanged),
-  /// the object form otherwise.
-  static func sound(_ s: Sound) -> JSONValue {
-    guard !s.isPlain else { return .string(s.wireName) }
-    var m: [JSONMember] = []
-    if let n = s.name { m.append(JSONMember("name", .string(n))) }
-    m.append(JSONMember("critical", .bool(s.critical)))
-    if let v = s.volume { m.append(JSONMember("volume", .double(v))) }
-    return .object(m)
-  }
-
-  static func attachment(_ a: Attachment) -> JSONValue {
-    var m: [JSONMember] = [JSONMember("identifier", .string(a.identifier)), JSONMember("url", .string(a.url))]
-    if let t = a.type { m.append(JSONMember("type", .string(t))) }
     return .object(m)
   }
 
@@ -127,7 +97,7 @@ enum ModelEncoding {
     var m: [JSONMember] = [
       JSONMember("identifier", .string(n.identifier)), JSONMember("date", date(n.date)),
       JSONMember("request", request(n.request)),
-      JSONMember("actions", .array((actions ?? n.actions).map(action))),
+      JSONMember("actions", tree { ActionShape.encode(actions ?? n.actions, &$0) }),
     ]
     if n.late { m.append(JSONMember("late", .bool(true))) }
     return .object(m)

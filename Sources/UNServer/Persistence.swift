@@ -102,7 +102,9 @@ final class Persistence {
     }
     for app in changes.categories.sorted() {
       guard let state = center.apps[app] else { continue }
-      out.append(put(Table.categories, app, "", .array(state.categories.map(ModelEncoding.category))))
+      var row: [UInt8] = []
+      CategoryShape.encode(state.categories, &row)
+      out.append(.put(StoredRow(table: Table.categories, app: app, key: "", value: row)))
     }
     // Pending rows are numbered by their addition sequence: the rows of removed or
     // replaced requests go, then each changed identifier's current request is written.

@@ -34,7 +34,7 @@ extension StateCodec {
 
   static func decodeCategory(_ v: JSONValue) throws(Corrupt) -> Category {
     do {
-      return try ModelDecoding.categories([v], path: "category")[0]
+      return try CategoryShape.decode([v], path: "category")[0]
     } catch {
       throw Corrupt(description: error.message)
     }

@@ -99,7 +99,7 @@ extension StateCodec {
       case .sound:
         guard let s = c.sound else { continue }
         name(i)
-        JSONWriter.append(ModelEncoding.sound(s), to: &o)
+        SoundShape.encode(s, &o)
       case .userInfo:
         guard c.userInfo != JSONText.emptyObject else { continue }
         name(i)
@@ -111,7 +111,7 @@ extension StateCodec {
       case .attachments:
         guard !c.attachments.isEmpty else { continue }
         name(i)
-        JSONWriter.append(.array(c.attachments.map(ModelEncoding.attachment)), to: &o)
+        AttachmentShape.encode(c.attachments, &o)
       }
     }
     if first { o.append(UInt8(ascii: "{")) }

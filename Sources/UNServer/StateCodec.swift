@@ -23,7 +23,8 @@ enum StateCodec {
   static func delivered(_ n: DeliveredNotification) -> JSONValue {
     .object([
       "request": ModelEncoding.request(n.request), "date": ms(n.date),
-      "category": n.category.map(ModelEncoding.category) ?? .null, "sequence": .int(Int(n.sequence)),
+      "category": n.category.map { c in ModelEncoding.tree { CategoryShape.encode(c, &$0) } } ?? .null,
+      "sequence": .int(Int(n.sequence)),
       "late": .bool(n.late),
     ])
   }

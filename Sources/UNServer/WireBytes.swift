@@ -28,6 +28,16 @@ enum WireBytes {
 
   static func number(_ v: JSONValue, _ o: inout [UInt8]) { JSONWriter.append(v, to: &o) }
 
+  /// `[e,e,...]`, each element written by `element`.
+  static func array<Element>(_ list: [Element], _ o: inout [UInt8], _ element: (Element, inout [UInt8]) -> Void) {
+    o.append(UInt8(ascii: "["))
+    for (i, e) in list.enumerated() {
+      if i > 0 { o.append(UInt8(ascii: ",")) }
+      element(e, &o)
+    }
+    o.append(UInt8(ascii: "]"))
+  }
+
   /// A small non-negative integer, digit by digit (counts, badges).
   static func integer(_ value: Int, _ o: inout [UInt8]) {
     guard value >= 0, value < 1_000_000_000 else { return number(.int(value), &o) }
@@ -86,11 +96,7 @@ enum WireBytes {
       case .sound:
         guard let s = c.sound else { continue }
         name(i)
-        if s.isPlain, s.name == nil {
-          key(#""default""#, &o)
-        } else {
-          JSONWriter.append(ModelEncoding.sound(s), to: &o)
-        }
+        SoundShape.encode(s, &o)
       case .userInfo:
         name(i)
         o.append(contentsOf: c.userInfo.bytes)
@@ -100,7 +106,7 @@ enum WireBytes {
       case .attachments:
         guard !c.attachments.isEmpty else { continue }
         name(i)
-        JSONWriter.append(.array(c.attachments.map(ModelEncoding.attachment)), to: &o)
+        AttachmentShape.encode(c.attachments, &o)
       }
     }
   }

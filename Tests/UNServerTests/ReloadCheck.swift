@@ -27,7 +27,7 @@ enum StateListing {
       let settings = center.settings(app: appId)
       add("\(appId) app", StateCodec.app(app))
       add("\(appId) settings", ModelEncoding.settings(settings))
-      add("\(appId) categories", .array(app.categories.map(ModelEncoding.category)))
+      add("\(appId) categories", ModelEncoding.tree { CategoryShape.encode(app.categories, &$0) })
       add("\(appId) strings", StateCodec.strings(app.localizedStrings))
       for p in center.listPending(app: appId, after: nil, limit: nil).requests {
         add(

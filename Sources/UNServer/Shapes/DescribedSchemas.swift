@@ -7,22 +7,41 @@ struct DescribedSchema: Sendable {
   /// The field names that the description lists (for Content, the fields output always
   /// has), as the description writes them.
   let fieldList: String
+
+  init(properties: [JSONMember]?, fieldList: String = "") {
+    self.properties = properties
+    self.fieldList = fieldList
+  }
+
+  /// The property names, in order: the fields a decoder accepts.
+  var names: [String] { properties?.map(\.name) ?? [] }
+
+  /// A shape's properties, written as `["name": .of("string", "..."), ...]`.
+  init(_ properties: KeyValuePairs<String, PropertySchema>, fieldList: String = "") {
+    self.init(properties: properties.map { JSONMember($0.key, $0.value.value) }, fieldList: fieldList)
+  }
 }
 
 /// The schemas that the shapes describe.  `scripts/gen-openrpc-swift.py` compiles
-/// `proto-docs/openrpc.json` without their properties (and with `placeholder` where the
-/// description lists field names); `OpenRPCDocument.value` puts them back from here, so the served document is the file's and the file's properties are
-/// checked against the shapes (`OpenRPCTests`).
+/// `proto-docs/openrpc.json` without their properties (and with `fieldListMarker` where
+/// the description lists field names); `OpenRPCDocument.value` puts them back from
+/// here, so the served document is the file's and the file is checked against the
+/// shapes (`OpenRPCTests`).
 enum DescribedSchemas {
   /// Each schema's place under `components.schemas` ("Sound/oneOf/1": the second
   /// variant of Sound); the generator lists the same places.
   static let all: [(place: String, schema: DescribedSchema)] = [
     ("Content", ContentShape.schema),
+    ("Category", CategoryShape.schema),
+    ("Action", ActionShape.schema),
+    ("TextInput", ActionShape.textInputSchema),
+    ("Sound/oneOf/1", SoundShape.schema),
+    ("Attachment", AttachmentShape.schema),
     ("ApnsPayload/properties/aps/properties/alert/oneOf/1", RemotePayload.alertSchema),
   ]
 
   /// What the compiled description holds instead of its list of field names.
-  static let placeholder = "{fields}"
+  static let fieldListMarker = "{fields}"
 
   /// The document with every described schema's properties put back after its "type".
   static func splice(into document: JSONValue) -> JSONValue {
@@ -42,7 +61,7 @@ enum DescribedSchemas {
       switch member.name {
       case "description":
         let text = member.value.stringValue ?? ""
-        out.append(JSONMember("description", .string(text.replacing(placeholder, with: schema.fieldList))))
+        out.append(JSONMember("description", .string(text.replacing(fieldListMarker, with: schema.fieldList))))
       default:
         out.append(member)
       }
