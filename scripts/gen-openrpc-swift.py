@@ -23,6 +23,10 @@ DESCRIBED = [
     ("TextInput", True, None),
     ("Sound/oneOf/1", True, None),
     ("Attachment", True, None),
+    ("TimeIntervalTrigger", True, None),
+    ("CalendarTrigger", True, None),
+    ("PushTrigger", True, None),
+    ("DateComponents", True, None),
     ("ApnsPayload/properties/aps/properties/alert/oneOf/1", False, r"^(LIST);"),
 ]
 MARKER = "{fields}"

@@ -36,45 +36,4 @@ enum ModelDecoding {
     }
     return c
   }
-
-  /// A trigger object, or nil for `null`/absent (deliver now).
-  static func trigger(_ value: JSONValue?) throws(RPCError) -> Trigger? {
-    guard let value, value != .null else { return nil }
-    guard case .object = value else {
-      throw RPCError.invalidParams(field: "trigger", "expected an object or null, got \(value.typeName)")
-    }
-    let type = value["type"]
-    switch type {
-    case .string("timeInterval")?:
-      let p = try Params(value, path: "trigger", allowed: ["type", "timeInterval", "repeats"])
-      let seconds = try p.requiredDouble("timeInterval")
-      let repeats = try p.bool("repeats") ?? false
-      do {
-        return .timeInterval(try TimeIntervalTrigger(seconds: seconds, repeats: repeats))
-      } catch {
-        throw ErrorMapping.rpcError(error)
-      }
-    case .string("calendar")?:
-      let p = try Params(value, path: "trigger", allowed: ["type", "dateMatching", "timeZone", "repeats"])
-      guard let m = try p.object("dateMatching", allowed: CalendarTrigger.ranges.map(\.name)) else {
-        throw RPCError.invalidParams(field: "trigger.dateMatching", "required")
-      }
-      let components = CalendarTrigger.Components(
-        year: try m.int("year"), month: try m.int("month"), day: try m.int("day"), hour: try m.int("hour"),
-        minute: try m.int("minute"), second: try m.int("second"), weekday: try m.int("weekday"))
-      let zone = try p.string("timeZone")
-      let repeats = try p.bool("repeats") ?? false
-      do {
-        return .calendar(try CalendarTrigger(dateMatching: components, timeZone: zone, repeats: repeats))
-      } catch {
-        throw ErrorMapping.rpcError(error)
-      }
-    case .string(let other)?:
-      throw RPCError.invalidParams(field: "trigger.type", "'\(other)' is not one of 'timeInterval', 'calendar'")
-    case nil, .null?:
-      throw RPCError.invalidParams(field: "trigger.type", "required")
-    case let other?:
-      throw RPCError.invalidParams(field: "trigger.type", "expected a string, got \(other.typeName)")
-    }
-  }
 }

@@ -5,8 +5,6 @@ import UNModel
 enum ModelEncoding {
   static func date(_ instant: Instant) -> JSONValue { .string(instant.rfc3339) }
 
-  static func seconds(_ value: Double) -> JSONValue { .double(value) }
-
   /// A shape written by its byte encoder, as a tree, for the callers that still build
   /// one (callbacks, delivered rows); the bytes came from our own writer, so they parse.
   static func tree(_ write: (inout [UInt8]) -> Void) -> JSONValue {
@@ -55,36 +53,10 @@ enum ModelEncoding {
     }) ?? fallback
   }
 
-  static func trigger(_ t: Trigger?) -> JSONValue {
-    switch t {
-    case nil:
-      return .null
-    case .timeInterval(let ti)?:
-      return .object([
-        "type": .string("timeInterval"), "timeInterval": seconds(ti.seconds), "repeats": .bool(ti.repeats),
-      ])
-    case .calendar(let c)?:
-      var m: [JSONMember] = []
-      let d = c.dateMatching
-      for (name, value) in [
-        ("year", d.year), ("month", d.month), ("day", d.day), ("hour", d.hour), ("minute", d.minute),
-        ("second", d.second), ("weekday", d.weekday),
-      ] {
-        if let value { m.append(JSONMember(name, .int(value))) }
-      }
-      return .object([
-        "type": .string("calendar"), "dateMatching": .object(m), "timeZone": .string(c.timeZoneIdentifier),
-        "repeats": .bool(c.repeats),
-      ])
-    case .push?:
-      return .object(["type": .string("push")])
-    }
-  }
-
   static func request(_ r: NotificationRequest, nextTriggerDate: Instant? = nil) -> JSONValue {
     var m: [JSONMember] = [
       JSONMember("identifier", .string(r.identifier)), JSONMember("content", content(r.content)),
-      JSONMember("trigger", trigger(r.trigger)),
+      JSONMember("trigger", tree { TriggerShape.encode(r.trigger, &$0) }),
     ]
     if let next = nextTriggerDate { m.append(JSONMember("nextTriggerDate", date(next))) }
     return .object(m)

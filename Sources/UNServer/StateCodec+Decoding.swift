@@ -24,8 +24,7 @@ extension StateCodec {
     guard let v, let id = v["identifier"]?.stringValue else { throw Corrupt(description: "request without identifier") }
     do {
       let content = try ModelDecoding.content(v["content"])
-      let trigger: Trigger? =
-        v["trigger"]?["type"]?.stringValue == "push" ? .push : try ModelDecoding.trigger(v["trigger"])
+      let trigger = try TriggerShape.decode(v["trigger"], allowsPush: true)
       return NotificationRequest(identifier: id, content: content, trigger: trigger)
     } catch {
       throw Corrupt(description: "request '\(id)': \(error.message)")

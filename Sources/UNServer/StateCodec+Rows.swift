@@ -20,7 +20,7 @@ extension StateCodec {
   /// The trigger and the dates that close a pending row.
   private static func rowEnd(_ trigger: Trigger?, anchor: Instant, next: Instant, added: UInt64, _ o: inout [UInt8]) {
     WireBytes.key(#","trigger":"#, &o)
-    JSONWriter.append(ModelEncoding.trigger(trigger), to: &o)
+    TriggerShape.encode(trigger, &o)
     WireBytes.key(#"},"anchor":"#, &o)
     JSONWriter.appendRaw(String(anchor.milliseconds), to: &o)
     WireBytes.key(#","next":"#, &o)

@@ -117,18 +117,7 @@ enum WireBytes {
     key(#","content":"#, &o)
     content(r.content, &o)
     key(#","trigger":"#, &o)
-    switch r.trigger {
-    case .timeInterval(let t)?:
-      key(#"{"type":"timeInterval","timeInterval":"#, &o)
-      if t.seconds == t.seconds.rounded(.towardZero), t.seconds < 1e9 {
-        integer(Int(t.seconds), &o)
-      } else {
-        number(.double(t.seconds), &o)
-      }
-      key(t.repeats ? #","repeats":true}"# : #","repeats":false}"#, &o)
-    case let other:
-      JSONWriter.append(ModelEncoding.trigger(other), to: &o)
-    }
+    TriggerShape.encode(r.trigger, &o)
     if let next = nextTriggerDate {
       key(#","nextTriggerDate":"#, &o)
       date(next, &o)

@@ -20,7 +20,7 @@ enum ScheduleLocal: Method {
   static func request(from p: Params) throws(RPCError) -> NotificationRequest {
     let identifier = try p.requiredString("identifier")
     let content = try ModelDecoding.content(p.value("content"))
-    let trigger = try ModelDecoding.trigger(p.value("trigger"))
+    let trigger = try TriggerShape.decode(p.value("trigger"))
     return NotificationRequest(identifier: identifier, content: content, trigger: trigger)
   }
 

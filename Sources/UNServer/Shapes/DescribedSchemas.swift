@@ -37,6 +37,10 @@ enum DescribedSchemas {
     ("TextInput", ActionShape.textInputSchema),
     ("Sound/oneOf/1", SoundShape.schema),
     ("Attachment", AttachmentShape.schema),
+    ("TimeIntervalTrigger", TriggerShape.timeIntervalSchema),
+    ("CalendarTrigger", TriggerShape.calendarSchema),
+    ("PushTrigger", TriggerShape.pushSchema),
+    ("DateComponents", TriggerShape.dateComponentsSchema),
     ("ApnsPayload/properties/aps/properties/alert/oneOf/1", RemotePayload.alertSchema),
   ]
 
