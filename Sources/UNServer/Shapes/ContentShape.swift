@@ -13,7 +13,10 @@ enum ContentShape {
   struct Field: Sendable {
     let name: StaticString
     let kind: Kind
-    let schema: PropertySchema
+    /// Built only when the OpenRPC document is: a closure keeps `fields` a constant the
+    /// compiler lays out statically, so the per-request loops read it without a lazy
+    /// initialization check.
+    let schema: @Sendable () -> PropertySchema
     /// `name` as a `String`, for the tree and error paths.
     var key: String { name.description }
   }
@@ -44,59 +47,67 @@ enum ContentShape {
   }
 
   static let fields: [Field] = [
-    Field(name: "title", kind: .text({ $0.title }, { $0.title = $1 }), schema: .of("string", #"Default ""."#)),
+    Field(name: "title", kind: .text({ $0.title }, { $0.title = $1 }), schema: { .of("string", #"Default ""."#) }),
     Field(
-      name: "subtitle", kind: .text({ $0.subtitle }, { $0.subtitle = $1 }), schema: .of("string", #"Default ""."#)),
-    Field(name: "body", kind: .text({ $0.body }, { $0.body = $1 }), schema: .of("string", #"Default ""."#)),
+      name: "subtitle", kind: .text({ $0.subtitle }, { $0.subtitle = $1 }), schema: { .of("string", #"Default ""."#) }),
+    Field(name: "body", kind: .text({ $0.body }, { $0.body = $1 }), schema: { .of("string", #"Default ""."#) }),
     Field(
       name: "badge", kind: .optionalInteger({ $0.badge }, { $0.badge = $1 }),
-      schema: .of(
-        "integer", ["minimum": .int(0)],
-        "The app's badge after delivery (omitted = unchanged). Negative values are refused: -32602 badgeInputInvalid."
-      )),
+      schema: {
+        .of(
+          "integer", ["minimum": .int(0)],
+          "The app's badge after delivery (omitted = unchanged). Negative values are refused: -32602 badgeInputInvalid."
+        )
+      }),
     Field(
-      name: "sound", kind: .sound, schema: .ref("Sound", "Absent or null = no sound. Omitted in output when not set.")),
+      name: "sound", kind: .sound,
+      schema: { .ref("Sound", "Absent or null = no sound. Omitted in output when not set.") }),
     Field(
-      name: "userInfo", kind: .userInfo, schema: .of("object", "Any JSON object, returned as given (default {}).")),
+      name: "userInfo", kind: .userInfo, schema: { .of("object", "Any JSON object, returned as given (default {}).") }),
     Field(
       name: "categoryIdentifier", kind: .text({ $0.categoryIdentifier }, { $0.categoryIdentifier = $1 }),
-      schema: .of(
-        "string",
-        #"The category whose actions are shown (default ""). An unregistered category is accepted with a warning."#)),
+      schema: {
+        .of(
+          "string",
+          #"The category whose actions are shown (default ""). An unregistered category is accepted with a warning."#)
+      }),
     Field(
       name: "threadIdentifier", kind: .text({ $0.threadIdentifier }, { $0.threadIdentifier = $1 }),
-      schema: .of("string", #"Groups delivered notifications (default "" = the app's own group)."#)),
+      schema: { .of("string", #"Groups delivered notifications (default "" = the app's own group)."#) }),
     Field(
       name: "summaryArgument", kind: .text({ $0.summaryArgument }, { $0.summaryArgument = $1 }),
-      schema: .of("string", #"Named in the group summary ("... from Alice and me"); default ""."#)),
+      schema: { .of("string", #"Named in the group summary ("... from Alice and me"); default ""."#) }),
     Field(
       name: "summaryArgumentCount",
       kind: .integer({ $0.summaryArgumentCount }, { $0.summaryArgumentCount = $1 }, default: 1),
-      schema: .of(
-        "integer", ["minimum": .int(1)],
-        "How many items this notification counts for in its group summary (default 1).")),
+      schema: {
+        .of(
+          "integer", ["minimum": .int(1)],
+          "How many items this notification counts for in its group summary (default 1).")
+      }),
     Field(
       name: "targetContentIdentifier",
       kind: .optionalText({ $0.targetContentIdentifier }, { $0.targetContentIdentifier = $1 }),
-      schema: .of("string", "Omitted in output when not set.")),
-    Field(name: "interruptionLevel", kind: .interruptionLevel, schema: .ref("InterruptionLevel", "Default active.")),
+      schema: { .of("string", "Omitted in output when not set.") }),
+    Field(
+      name: "interruptionLevel", kind: .interruptionLevel, schema: { .ref("InterruptionLevel", "Default active.") }),
     Field(
       name: "relevanceScore", kind: .score({ $0.relevanceScore }, { $0.relevanceScore = $1 }),
-      schema: .of("number", ["minimum": .int(0), "maximum": .int(1)], "Default 0.")),
+      schema: { .of("number", ["minimum": .int(0), "maximum": .int(1)], "Default 0.") }),
     Field(
       name: "launchImageName", kind: .text({ $0.launchImageName }, { $0.launchImageName = $1 }),
-      schema: .of("string", #"Default ""."#)),
+      schema: { .of("string", #"Default ""."#) }),
     Field(
       name: "filterCriteria", kind: .optionalText({ $0.filterCriteria }, { $0.filterCriteria = $1 }),
-      schema: .of("string", "Omitted in output when not set.")),
+      schema: { .of("string", "Omitted in output when not set.") }),
     Field(
       name: "attachments", kind: .attachments,
-      schema: .array(.ref("Attachment"), "Default []; omitted in output when empty.")),
+      schema: { .array(.ref("Attachment"), "Default []; omitted in output when empty.") }),
   ]
 
   /// The OpenRPC `properties` of `Content` and the fields output always has.
   static let schema = DescribedSchema(
-    properties: fields.map { JSONMember($0.key, $0.schema.value) },
+    properties: fields.map { JSONMember($0.key, $0.schema().value) },
     fieldList: DescribedSchemas.prose(fields.filter(\.kind.alwaysWritten).map(\.key)))
 
   /// The field names, for the tree decoder's unknown-field check.
