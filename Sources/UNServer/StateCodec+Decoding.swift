@@ -23,7 +23,7 @@ extension StateCodec {
   static func decodeRequest(_ v: JSONValue?) throws(Corrupt) -> NotificationRequest {
     guard let v, let id = v["identifier"]?.stringValue else { throw Corrupt(description: "request without identifier") }
     do {
-      let content = try ModelDecoding.content(v["content"])
+      let content = try ContentShape.decode(v["content"])
       let trigger = try TriggerShape.decode(v["trigger"], allowsPush: true)
       return NotificationRequest(identifier: id, content: content, trigger: trigger)
     } catch {

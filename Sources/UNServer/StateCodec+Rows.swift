@@ -62,7 +62,7 @@ extension StateCodec {
   }
 
   /// The content object with the fields that are not at their default values, as
-  /// `ContentShape` describes them; `ModelDecoding.content` reads an absent field as its
+  /// `ContentShape` describes them; `ContentShape.decode` reads an absent field as its
   /// default.
   static func changedContent(_ c: Content, _ o: inout [UInt8]) {
     var first = true

@@ -79,7 +79,7 @@ final class ParamsTests: XCTestCase {
     assertInvalidParams(
       thrown { () throws(RPCError) in try p.object("o", allowed: []) }, field: "o", "expected an object, got an array")
     assertInvalidParams(
-      thrown { () throws(RPCError) in try ModelDecoding.content(json("[]")) }, field: "content",
+      thrown { () throws(RPCError) in try ContentShape.decode(json("[]")) }, field: "content",
       "expected an object, got an array")
   }
 

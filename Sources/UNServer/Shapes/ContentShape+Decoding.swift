@@ -1,17 +1,17 @@
 import JSONRPC
 import UNModel
 
-/// Params → model values.  Type and shape errors are found here (`-32602` with the
-/// field); the rules of the domain (unique identifiers, trigger intervals) are the
-/// model's own and are checked there.
-enum ModelDecoding {
-  /// A content object, read field by field as `ContentShape` describes it; an absent or
-  /// null field keeps its default.
-  static func content(_ value: JSONValue?, path: String = "content") throws(RPCError) -> Content {
+/// Type and shape errors are found by the shapes' decoders (`-32602` with the field);
+/// the rules of the domain (unique identifiers, trigger intervals) are the model's own
+/// and are checked there.
+extension ContentShape {
+  /// A content object from the tree, read field by field as `fields` describes it; an
+  /// absent or null field keeps its default.
+  static func decode(_ value: JSONValue?, path: String = "content") throws(RPCError) -> Content {
     guard let value else { throw RPCError.invalidParams(field: path, "required") }
-    let p = try Params(value, path: path, allowed: ContentShape.names)
+    let p = try Params(value, path: path, allowed: names)
     var c = Content()
-    for f in ContentShape.fields {
+    for f in fields {
       let name = f.key
       switch f.kind {
       case .text(_, let set), .optionalText(_, let set):
