@@ -27,6 +27,10 @@ DESCRIBED = [
     ("CalendarTrigger", True, None),
     ("PushTrigger", True, None),
     ("DateComponents", True, None),
+    ("Request", True, None),
+    ("Notification", True, None),
+    ("Response", True, None),
+    ("Group", True, None),
     ("ApnsPayload/properties/aps/properties/alert/oneOf/1", False, r"^(LIST);"),
 ]
 MARKER = "{fields}"

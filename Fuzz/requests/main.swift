@@ -82,7 +82,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   let metrics = Metrics()
   var configuration = ServerConfiguration()
   configuration.daemonUID = 1000
-  let dispatcher = Dispatcher(center: center, configuration: configuration, log: Log(level: .error, journal: false), metrics: metrics)
+  let dispatcher = Dispatcher(
+    center: center, configuration: configuration, log: Log(level: .error, journal: false), metrics: metrics)
   // Connection 3 has a foreign uid, to reach the ownership checks.
   let clients = (0..<4).map { ClientState(id: $0 + 1, peer: .init(pid: 1, uid: $0 == 3 ? 2000 : 1000, gid: 1000)) }
 
@@ -102,14 +103,17 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
       commitAndCompare(center, persistence, store)
       continue
     }
-    let incoming = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(input)[message.startIndex..<message.endIndex])
+    let incoming = UnsafeRawBufferPointer(
+      rebasing: UnsafeRawBufferPointer(input)[message.startIndex..<message.endIndex])
     // The scheduleLocal fast path accepts only what the general path decodes the same way
     // (at the daemon's depth limit and at a small one, to reach the nesting checks).
     for depth in [configuration.maxNestingDepth, 5] {
       if let fast = ScheduleLocalFastPath.decode(incoming, maxDepth: depth),
         fast != ScheduleLocalFastPath.reference(incoming, maxDepth: depth)
       {
-        fail("fast path decoded \(fast), the general path \(String(describing: ScheduleLocalFastPath.reference(incoming, maxDepth: depth)))")
+        fail(
+          "fast path decoded \(fast), the general path \(String(describing: ScheduleLocalFastPath.reference(incoming, maxDepth: depth)))"
+        )
       }
     }
     let entries: [Incoming.Entry]
@@ -127,10 +131,9 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         if center.sessions[session] == nil && !(1...4).contains(session) {
           fail("callback for unknown session \(session)")
         }
-        let (method, params) = ModelEncoding.callback(callback)
         var bytes: [UInt8] = []
-        RPCEncoder.appendNotification(method: method, params: params, to: &bytes)
-        checkEncoded(bytes, "callback \(method)")
+        CallbackMessage.append(callback, to: &bytes)
+        checkEncoded(bytes, "callback \(CallbackMessage.method(of: callback))")
       case .event(let event):
         checkEncoded(ModelEncoding.event(event).encoded(), "event")
       }

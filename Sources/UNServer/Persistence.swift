@@ -117,7 +117,9 @@ final class Persistence {
     }
     for key in changes.delivered {
       if let n = center.apps[key.app]?.delivered[key.identifier] {
-        out.append(put(Table.delivered, key.app, key.identifier, StateCodec.delivered(n)))
+        var row: [UInt8] = []
+        StateCodec.delivered(n, &row)
+        out.append(.put(StoredRow(table: Table.delivered, app: key.app, key: key.identifier, value: row)))
       } else {
         out.append(.delete(table: Table.delivered, app: key.app, key: key.identifier))
       }

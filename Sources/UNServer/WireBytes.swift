@@ -1,9 +1,8 @@
 import JSONRPC
 import UNModel
 
-/// The hot shapes written straight into bytes, without a `JSONValue` tree: the same
-/// members, order and formatting as `ModelEncoding`'s tree (a test checks they are
-/// byte-identical), with `userInfo` spliced in verbatim from its stored compact text.
+/// The pieces every byte encoder writes with (`Shapes/`: keys, strings, dates,
+/// numbers, arrays), the same formatting as `JSONWriter`, without a `JSONValue` tree.
 enum WireBytes {
   static func key(_ k: StaticString, _ o: inout [UInt8]) { JSONWriter.appendASCII(k, to: &o) }
 
@@ -57,75 +56,6 @@ enum WireBytes {
       for k in stride(from: count - 1, through: 0, by: -1) { o.append(buffer[k]) }
     }
   }
-
-  /// A content object with every field `ContentShape` lists, in its order: the ones
-  /// that default to absent only when set.
-  static func content(_ c: Content, _ o: inout [UInt8]) {
-    var first = true
-    members(c, from: 0, first: &first, &o)
-    o.append(UInt8(ascii: "}"))
-  }
-
-  /// The members of `content` from the field at `start` on; `first` opens the object.
-  static func members(_ c: Content, from start: Int, first: inout Bool, _ o: inout [UInt8]) {
-    func name(_ i: Int) {
-      o.append(first ? UInt8(ascii: "{") : UInt8(ascii: ","))
-      first = false
-      o.append(contentsOf: ContentShape.quotedKeys[i])
-    }
-    for i in start..<ContentShape.fields.count {
-      switch ContentShape.fields[i].kind {
-      case .text(let get, _):
-        name(i)
-        string(get(c), &o)
-      case .optionalText(let get, _):
-        guard let v = get(c) else { continue }
-        name(i)
-        string(v, &o)
-      case .optionalInteger(let get, _):
-        guard let v = get(c) else { continue }
-        name(i)
-        integer(v, &o)
-      case .integer(let get, _, _):
-        name(i)
-        integer(get(c), &o)
-      case .score(let get, _):
-        name(i)
-        let v = get(c)
-        if v == 0 { o.append(UInt8(ascii: "0")) } else { number(.double(v), &o) }
-      case .sound:
-        guard let s = c.sound else { continue }
-        name(i)
-        SoundShape.encode(s, &o)
-      case .userInfo:
-        name(i)
-        o.append(contentsOf: c.userInfo.bytes)
-      case .interruptionLevel:
-        name(i)
-        string(c.interruptionLevel.rawValue, &o)
-      case .attachments:
-        guard !c.attachments.isEmpty else { continue }
-        name(i)
-        AttachmentShape.encode(c.attachments, &o)
-      }
-    }
-  }
-
-  static func request(_ r: NotificationRequest, nextTriggerDate: Instant?, _ o: inout [UInt8]) {
-    key(#"{"identifier":"#, &o)
-    string(r.identifier, &o)
-    key(#","content":"#, &o)
-    content(r.content, &o)
-    key(#","trigger":"#, &o)
-    TriggerShape.encode(r.trigger, &o)
-    if let next = nextTriggerDate {
-      key(#","nextTriggerDate":"#, &o)
-      date(next, &o)
-    }
-    o.append(UInt8(ascii: "}"))
-  }
-
-  static func pending(_ p: PendingRequest, _ o: inout [UInt8]) { request(p.request, nextTriggerDate: p.nextDate, &o) }
 }
 
 /// The last date written by `WireBytes.date(_:_:cache:)`, quoted.  Owned by the

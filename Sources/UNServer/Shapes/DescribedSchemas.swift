@@ -41,6 +41,10 @@ enum DescribedSchemas {
     ("CalendarTrigger", TriggerShape.calendarSchema),
     ("PushTrigger", TriggerShape.pushSchema),
     ("DateComponents", TriggerShape.dateComponentsSchema),
+    ("Request", RequestShape.schema),
+    ("Notification", NotificationShape.schema),
+    ("Response", NotificationShape.responseSchema),
+    ("Group", NotificationShape.groupSchema),
     ("ApnsPayload/properties/aps/properties/alert/oneOf/1", RemotePayload.alertSchema),
   ]
 
