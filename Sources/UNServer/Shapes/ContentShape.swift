@@ -4,7 +4,7 @@ import UNModel
 /// The content shape, described once: each wire field's name, kind, default, where it
 /// lives on `Content` and its OpenRPC schema, in wire order.  Decoding
 /// (`ContentShape.decode` from the tree, `ScheduleLocalFastPath.content` from the pull
-/// reader), encoding (`WireBytes`, `ModelEncoding`), the state rows
+/// reader), encoding (`ContentShape.encode`), the state rows
 /// (`StateCodec.changedContent`) and the served OpenRPC document (`DescribedSchemas`) all
 /// read this table, so a new content field is one line here (and the model, the client
 /// and the APNs mapping when it has an `aps` key).
