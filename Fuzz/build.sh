@@ -32,7 +32,7 @@ module() {
 # UNServer whole: the harness drives its Dispatcher; the loop-side files compile against
 # the UVLoop and UNDesktop libraries built below, and are never run.
 unserver_sources() {
-  ls Sources/UNServer/*.swift Sources/UNServer/Methods/*.swift
+  find Sources/UNServer -name '*.swift' | sort
 }
 
 built_lib=""

@@ -136,10 +136,9 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         if center.sessions[session] == nil && !(1...4).contains(session) {
           fail("callback for unknown session \(session)")
         }
-        let (method, params) = ModelEncoding.callback(callback)
         var bytes: [UInt8] = []
-        RPCEncoder.appendNotification(method: method, params: params, to: &bytes)
-        checkEncoded(bytes, "callback \(method)")
+        CallbackMessage.append(callback, to: &bytes)
+        checkEncoded(bytes, "callback \(CallbackMessage.method(of: callback))")
       case .event(let event):
         checkEncoded(ModelEncoding.event(event).encoded(), "event")
       }

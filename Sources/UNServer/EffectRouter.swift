@@ -46,9 +46,8 @@ final class EffectRouter {
       case .callback(let session, let callback):
         if case .presentForDecision(_, _, _, let id) = callback { presentations.start(id) }
         guard let client = connections.clients[session], client.condition.isLive else { continue }
-        let (method, params) = ModelEncoding.callback(callback)
         var bytes: [UInt8] = []
-        RPCEncoder.appendNotification(method: method, params: params, to: &bytes)
+        CallbackMessage.append(callback, to: &bytes)
         outbox.queueCallback(bytes, to: client)
       case .event(let event):
         watchers.publish(event)

@@ -102,7 +102,9 @@ final class Persistence {
     }
     for app in changes.categories.sorted() {
       guard let state = center.apps[app] else { continue }
-      out.append(put(Table.categories, app, "", .array(state.categories.map(ModelEncoding.category))))
+      var row: [UInt8] = []
+      CategoryShape.encode(state.categories, &row)
+      out.append(.put(StoredRow(table: Table.categories, app: app, key: "", value: row)))
     }
     // Pending rows are numbered by their addition sequence: the rows of removed or
     // replaced requests go, then each changed identifier's current request is written.
@@ -115,7 +117,9 @@ final class Persistence {
     }
     for key in changes.delivered {
       if let n = center.apps[key.app]?.delivered[key.identifier] {
-        out.append(put(Table.delivered, key.app, key.identifier, StateCodec.delivered(n)))
+        var row: [UInt8] = []
+        StateCodec.delivered(n, &row)
+        out.append(.put(StoredRow(table: Table.delivered, app: key.app, key: key.identifier, value: row)))
       } else {
         out.append(.delete(table: Table.delivered, app: key.app, key: key.identifier))
       }

@@ -2,6 +2,13 @@ import JSONRPC
 import UNModel
 
 extension RemotePayload {
+  /// The content fields that an `aps.alert` dictionary fills, named in its OpenRPC
+  /// description (`DescribedSchemas`).
+  static let alertSchema = DescribedSchema(
+    properties: nil,
+    fieldList: ["title", "subtitle", "body", "launchImageName", "summaryArgument", "summaryArgumentCount"].joined(
+      separator: ", "))
+
   /// `aps.alert`: a string (the body) or a dictionary.  Its `loc-key` family is returned
   /// for the center to resolve with the app's strings at delivery; a `title` or `body`
   /// that is not a string (a Live Activity's `{loc-key, loc-args}` dictionary) is

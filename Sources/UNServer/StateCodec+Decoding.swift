@@ -23,9 +23,8 @@ extension StateCodec {
   static func decodeRequest(_ v: JSONValue?) throws(Corrupt) -> NotificationRequest {
     guard let v, let id = v["identifier"]?.stringValue else { throw Corrupt(description: "request without identifier") }
     do {
-      let content = try ModelDecoding.content(v["content"])
-      let trigger: Trigger? =
-        v["trigger"]?["type"]?.stringValue == "push" ? .push : try ModelDecoding.trigger(v["trigger"])
+      let content = try ContentShape.decode(v["content"])
+      let trigger = try TriggerShape.decode(v["trigger"], allowsPush: true)
       return NotificationRequest(identifier: id, content: content, trigger: trigger)
     } catch {
       throw Corrupt(description: "request '\(id)': \(error.message)")
@@ -34,7 +33,7 @@ extension StateCodec {
 
   static func decodeCategory(_ v: JSONValue) throws(Corrupt) -> Category {
     do {
-      return try ModelDecoding.categories([v], path: "category")[0]
+      return try CategoryShape.decode([v], path: "category")[0]
     } catch {
       throw Corrupt(description: error.message)
     }

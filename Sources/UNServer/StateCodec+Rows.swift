@@ -20,7 +20,7 @@ extension StateCodec {
   /// The trigger and the dates that close a pending row.
   private static func rowEnd(_ trigger: Trigger?, anchor: Instant, next: Instant, added: UInt64, _ o: inout [UInt8]) {
     WireBytes.key(#","trigger":"#, &o)
-    JSONWriter.append(ModelEncoding.trigger(trigger), to: &o)
+    TriggerShape.encode(trigger, &o)
     WireBytes.key(#"},"anchor":"#, &o)
     JSONWriter.appendRaw(String(anchor.milliseconds), to: &o)
     WireBytes.key(#","next":"#, &o)
@@ -62,58 +62,11 @@ extension StateCodec {
   }
 
   /// The content object with the fields that are not at their default values, as
-  /// `ContentShape` describes them; `ModelDecoding.content` reads an absent field as its
+  /// `ContentShape` describes them; `ContentShape.decode` reads an absent field as its
   /// default.
   static func changedContent(_ c: Content, _ o: inout [UInt8]) {
     var first = true
-    func name(_ i: Int) {
-      o.append(first ? UInt8(ascii: "{") : UInt8(ascii: ","))
-      first = false
-      o.append(contentsOf: ContentShape.quotedKeys[i])
-    }
-    for (i, f) in ContentShape.fields.enumerated() {
-      switch f.kind {
-      case .text(let get, _):
-        let v = get(c)
-        guard !v.isEmpty else { continue }
-        name(i)
-        WireBytes.string(v, &o)
-      case .optionalText(let get, _):
-        guard let v = get(c) else { continue }
-        name(i)
-        WireBytes.string(v, &o)
-      case .optionalInteger(let get, _):
-        guard let v = get(c) else { continue }
-        name(i)
-        JSONWriter.appendRaw(String(v), to: &o)
-      case .integer(let get, _, let initial):
-        let v = get(c)
-        guard v != initial else { continue }
-        name(i)
-        JSONWriter.appendRaw(String(v), to: &o)
-      case .score(let get, _):
-        let v = get(c)
-        guard v != 0 else { continue }
-        name(i)
-        JSONWriter.append(.double(v), to: &o)
-      case .sound:
-        guard let s = c.sound else { continue }
-        name(i)
-        JSONWriter.append(ModelEncoding.sound(s), to: &o)
-      case .userInfo:
-        guard c.userInfo != JSONText.emptyObject else { continue }
-        name(i)
-        o.append(contentsOf: c.userInfo.bytes)
-      case .interruptionLevel:
-        guard c.interruptionLevel != .active else { continue }
-        name(i)
-        WireBytes.string(c.interruptionLevel.rawValue, &o)
-      case .attachments:
-        guard !c.attachments.isEmpty else { continue }
-        name(i)
-        JSONWriter.append(.array(c.attachments.map(ModelEncoding.attachment)), to: &o)
-      }
-    }
+    ContentShape.members(c, from: 0, changedOnly: true, first: &first, &o)
     if first { o.append(UInt8(ascii: "{")) }
     o.append(UInt8(ascii: "}"))
   }

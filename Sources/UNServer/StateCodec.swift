@@ -20,18 +20,23 @@ enum StateCodec {
     return .object(m)
   }
 
-  static func delivered(_ n: DeliveredNotification) -> JSONValue {
-    .object([
-      "request": ModelEncoding.request(n.request), "date": ms(n.date),
-      "category": n.category.map(ModelEncoding.category) ?? .null, "sequence": .int(Int(n.sequence)),
-      "late": .bool(n.late),
-    ])
+  /// `{request, date, category, sequence, late}`, written once per delivery.
+  static func delivered(_ n: DeliveredNotification, _ o: inout [UInt8]) {
+    WireBytes.key(#"{"request":"#, &o)
+    RequestShape.encode(n.request, &o)
+    WireBytes.key(#","date":"#, &o)
+    JSONWriter.appendRaw(String(n.date.milliseconds), to: &o)
+    WireBytes.key(#","category":"#, &o)
+    if let c = n.category { CategoryShape.encode(c, &o) } else { WireBytes.key("null", &o) }
+    WireBytes.key(#","sequence":"#, &o)
+    JSONWriter.appendRaw(String(n.sequence), to: &o)
+    WireBytes.key(n.late ? #","late":true}"# : #","late":false}"#, &o)
   }
 
   static func response(_ r: NotificationResponse) -> JSONValue {
     var m: [JSONMember] = [
       JSONMember("responseId", .string(r.responseId)), JSONMember("actionIdentifier", .string(r.actionIdentifier)),
-      JSONMember("notification", delivered(r.notification)),
+      JSONMember("notification", ModelEncoding.tree { delivered(r.notification, &$0) }),
     ]
     if let t = r.userText { m.append(JSONMember("userText", .string(t))) }
     return .object(m)
@@ -66,7 +71,8 @@ enum StateCodec {
         .array(
           s.pendingModifications.sorted { $0.key < $1.key }.map { id, p in
             .object([
-              "requestId": .string(id), "app": .string(p.app), "request": ModelEncoding.request(p.request),
+              "requestId": .string(id), "app": .string(p.app),
+              "request": ModelEncoding.tree { RequestShape.encode(p.request, &$0) },
               "deadline": ms(p.deadline), "warned": .bool(p.warned),
             ])
           })),

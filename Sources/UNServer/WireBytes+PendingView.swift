@@ -6,7 +6,9 @@ extension WireBytes {
   /// common content fields, a time-interval trigger) straight from the stored bytes,
   /// anything else through the request value.  The same bytes either way (tested).
   static func pending(_ v: PendingView, _ o: inout [UInt8]) {
-    guard v.hasOnlyCommonContent, case .timeInterval(let t)? = v.trigger else { return pending(v.entry, &o) }
+    guard v.hasOnlyCommonContent, case .timeInterval(let t)? = v.trigger else {
+      return RequestShape.encode(v.entry, &o)
+    }
     key(#"{"identifier":"#, &o)
     text(v, .identifier, &o)
     key(#","content":{"title":"#, &o)
@@ -38,7 +40,7 @@ extension WireBytes {
     var o: [UInt8] = []
     var first = false
     let after = ContentShape.fields.firstIndex { $0.key == "threadIdentifier" }! + 1
-    members(Content(), from: after, first: &first, &o)
+    ContentShape.members(Content(), from: after, first: &first, &o)
     o.append(UInt8(ascii: "}"))
     return o
   }()

@@ -1,9 +1,8 @@
 import JSONRPC
 import UNModel
 
-/// The hot shapes written straight into bytes, without a `JSONValue` tree: the same
-/// members, order and formatting as `ModelEncoding`'s tree (a test checks they are
-/// byte-identical), with `userInfo` spliced in verbatim from its stored compact text.
+/// The pieces every byte encoder writes with (`Shapes/`: keys, strings, dates,
+/// numbers, arrays), the same formatting as `JSONWriter`, without a `JSONValue` tree.
 enum WireBytes {
   static func key(_ k: StaticString, _ o: inout [UInt8]) { JSONWriter.appendASCII(k, to: &o) }
 
@@ -45,6 +44,16 @@ enum WireBytes {
     o.append(contentsOf: cache.text)
   }
 
+  /// `[e,e,...]`, each element written by `element`.
+  static func array<Element>(_ list: [Element], _ o: inout [UInt8], _ element: (Element, inout [UInt8]) -> Void) {
+    o.append(UInt8(ascii: "["))
+    for (i, e) in list.enumerated() {
+      if i > 0 { o.append(UInt8(ascii: ",")) }
+      element(e, &o)
+    }
+    o.append(UInt8(ascii: "]"))
+  }
+
   /// A small non-negative integer, digit by digit (counts, badges).
   static func integer(_ value: Int, _ o: inout [UInt8]) {
     guard value >= 0, value < 1_000_000_000 else { return number(.int(value), &o) }
@@ -64,90 +73,6 @@ enum WireBytes {
       for k in stride(from: count - 1, through: 0, by: -1) { o.append(buffer[k]) }
     }
   }
-
-  /// A content object with every field `ContentShape` lists, in its order: the ones
-  /// that default to absent only when set.
-  static func content(_ c: Content, _ o: inout [UInt8]) {
-    var first = true
-    members(c, from: 0, first: &first, &o)
-    o.append(UInt8(ascii: "}"))
-  }
-
-  /// The members of `content` from the field at `start` on; `first` opens the object.
-  static func members(_ c: Content, from start: Int, first: inout Bool, _ o: inout [UInt8]) {
-    func name(_ i: Int) {
-      o.append(first ? UInt8(ascii: "{") : UInt8(ascii: ","))
-      first = false
-      o.append(contentsOf: ContentShape.quotedKeys[i])
-    }
-    for i in start..<ContentShape.fields.count {
-      switch ContentShape.fields[i].kind {
-      case .text(let get, _):
-        name(i)
-        string(get(c), &o)
-      case .optionalText(let get, _):
-        guard let v = get(c) else { continue }
-        name(i)
-        string(v, &o)
-      case .optionalInteger(let get, _):
-        guard let v = get(c) else { continue }
-        name(i)
-        integer(v, &o)
-      case .integer(let get, _, _):
-        name(i)
-        integer(get(c), &o)
-      case .score(let get, _):
-        name(i)
-        let v = get(c)
-        if v == 0 { o.append(UInt8(ascii: "0")) } else { number(.double(v), &o) }
-      case .sound:
-        guard let s = c.sound else { continue }
-        name(i)
-        if s.isPlain, s.name == nil {
-          key(#""default""#, &o)
-        } else {
-          JSONWriter.append(ModelEncoding.sound(s), to: &o)
-        }
-      case .userInfo:
-        name(i)
-        o.append(contentsOf: c.userInfo.bytes)
-      case .interruptionLevel:
-        name(i)
-        string(c.interruptionLevel.rawValue, &o)
-      case .attachments:
-        guard !c.attachments.isEmpty else { continue }
-        name(i)
-        JSONWriter.append(.array(c.attachments.map(ModelEncoding.attachment)), to: &o)
-      }
-    }
-  }
-
-  static func request(_ r: NotificationRequest, nextTriggerDate: Instant?, _ o: inout [UInt8]) {
-    key(#"{"identifier":"#, &o)
-    string(r.identifier, &o)
-    key(#","content":"#, &o)
-    content(r.content, &o)
-    key(#","trigger":"#, &o)
-    switch r.trigger {
-    case .timeInterval(let t)?:
-      key(#"{"type":"timeInterval","timeInterval":"#, &o)
-      if t.seconds == t.seconds.rounded(.towardZero), t.seconds < 1e9 {
-        integer(Int(t.seconds), &o)
-      } else {
-        number(.double(t.seconds), &o)
-      }
-      key(t.repeats ? #","repeats":true}"# : #","repeats":false}"#, &o)
-    case let other:
-      JSONWriter.append(ModelEncoding.trigger(other), to: &o)
-    }
-    if let next = nextTriggerDate {
-      key(#","nextTriggerDate":"#, &o)
-      date(next, &o)
-    }
-    o.append(UInt8(ascii: "}"))
-  }
-
-  static func pending(_ p: PendingRequest, _ o: inout [UInt8]) { request(p.request, nextTriggerDate: p.nextDate, &o) }
 }
 
 /// The last date written by `WireBytes.date(_:_:cache:)`, quoted.  Owned by the

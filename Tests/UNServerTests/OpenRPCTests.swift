@@ -122,8 +122,8 @@ final class OpenRPCTests: XCTestCase {
       return members.map(\.name)
     }
     XCTAssertEqual(fields("Content"), ContentShape.names)
-    XCTAssertEqual(fields("Category"), ModelDecoding.categoryFields)
-    XCTAssertEqual(fields("Action"), ModelDecoding.actionFields)
+    XCTAssertEqual(fields("Category"), CategoryShape.names)
+    XCTAssertEqual(fields("Action"), ActionShape.names)
   }
 
   func testApplicationErrorCodes() {

@@ -79,7 +79,7 @@ final class ParamsTests: XCTestCase {
     assertInvalidParams(
       thrown { () throws(RPCError) in try p.object("o", allowed: []) }, field: "o", "expected an object, got an array")
     assertInvalidParams(
-      thrown { () throws(RPCError) in try ModelDecoding.content(json("[]")) }, field: "content",
+      thrown { () throws(RPCError) in try ContentShape.decode(json("[]")) }, field: "content",
       "expected an object, got an array")
   }
 
@@ -150,7 +150,7 @@ final class ParamsTests: XCTestCase {
 
 final class TriggerDecodingTests: XCTestCase {
   private func decodeError(_ text: String) -> RPCError? {
-    thrown { () throws(RPCError) in try ModelDecoding.trigger(json(text)) }
+    thrown { () throws(RPCError) in try TriggerShape.decode(json(text)) }
   }
 
   func testCalendarComponentOutOfRange() {
@@ -214,8 +214,8 @@ final class TriggerDecodingTests: XCTestCase {
   }
 
   func testValidTriggers() throws {
-    XCTAssertNil(try ModelDecoding.trigger(nil))
-    let cal = try ModelDecoding.trigger(
+    XCTAssertNil(try TriggerShape.decode(nil))
+    let cal = try TriggerShape.decode(
       json(
         #"{"type":"calendar","dateMatching":{"month":12,"day":24,"hour":18},"timeZone":"Europe/Warsaw","repeats":true}"#
       ))
@@ -223,9 +223,9 @@ final class TriggerDecodingTests: XCTestCase {
     XCTAssertEqual(c.dateMatching, CalendarTrigger.Components(month: 12, day: 24, hour: 18))
     XCTAssertEqual(c.timeZoneIdentifier, "Europe/Warsaw")
     XCTAssertTrue(c.repeats)
-    let ti = try ModelDecoding.trigger(json(#"{"type":"timeInterval","timeInterval":1.5}"#))
+    let ti = try TriggerShape.decode(json(#"{"type":"timeInterval","timeInterval":1.5}"#))
     XCTAssertEqual(ti, .timeInterval(try TimeIntervalTrigger(seconds: 1.5, repeats: false)))
-    let nullZone = try ModelDecoding.trigger(json(#"{"type":"calendar","dateMatching":{"hour":9},"timeZone":null}"#))
+    let nullZone = try TriggerShape.decode(json(#"{"type":"calendar","dateMatching":{"hour":9},"timeZone":null}"#))
     guard case .calendar(let d)? = nullZone else { return XCTFail() }
     XCTAssertEqual(d.timeZoneIdentifier, TimeZone.current.identifier, "null zone = the daemon's")
   }

@@ -63,19 +63,20 @@ final class PayloadWireTests: XCTestCase {
       (#"{"name":"soft.caf","critical":false,"volume":0.2}"#, Sound(name: "soft.caf", volume: 0.2)),
     ]
     for (text, sound) in forms {
-      let c = try ModelDecoding.content(try JSONParser.parse(#"{"title":"t","sound":"# + text + "}"))
+      let c = try ContentShape.decode(try JSONParser.parse(#"{"title":"t","sound":"# + text + "}"))
       XCTAssertEqual(c.sound, sound, text)
-      XCTAssertEqual(ModelEncoding.content(c)["sound"], try JSONParser.parse(text), "tree: \(text)")
+      XCTAssertEqual(
+        ModelEncoding.tree { ContentShape.encode(c, &$0) }["sound"], try JSONParser.parse(text), "tree: \(text)")
       var bytes: [UInt8] = []
-      WireBytes.content(c, &bytes)
-      XCTAssertEqual(try JSONParser.parse(bytes), ModelEncoding.content(c), "bytes: \(text)")
+      ContentShape.encode(c, &bytes)
+      XCTAssertEqual(try JSONParser.parse(bytes), ModelEncoding.tree { ContentShape.encode(c, &$0) }, "bytes: \(text)")
       var row: [UInt8] = []
       StateCodec.changedContent(c, &row)
-      XCTAssertEqual(try ModelDecoding.content(try JSONParser.parse(row)), c, "stored row: \(text)")
+      XCTAssertEqual(try ContentShape.decode(try JSONParser.parse(row)), c, "stored row: \(text)")
     }
     // The shorthand object for the default sound is written back as the string.
-    let plain = try ModelDecoding.content(try JSONParser.parse(#"{"sound":{"critical":false}}"#))
-    XCTAssertEqual(ModelEncoding.content(plain)["sound"], .string("default"))
+    let plain = try ContentShape.decode(try JSONParser.parse(#"{"sound":{"critical":false}}"#))
+    XCTAssertEqual(ModelEncoding.tree { ContentShape.encode(plain, &$0) }["sound"], .string("default"))
   }
 
   func testSoundShapeErrorsNameTheField() {
@@ -216,8 +217,8 @@ final class PayloadWireTests: XCTestCase {
   }
 
   func testContentWithoutAttachmentsIsWrittenAsBefore() throws {
-    let c = try ModelDecoding.content(try JSONParser.parse(#"{"title":"t","attachments":[]}"#))
-    XCTAssertNil(ModelEncoding.content(c)["attachments"])
+    let c = try ContentShape.decode(try JSONParser.parse(#"{"title":"t","attachments":[]}"#))
+    XCTAssertNil(ModelEncoding.tree { ContentShape.encode(c, &$0) }["attachments"])
     var row: [UInt8] = []
     StateCodec.changedContent(c, &row)
     XCTAssertEqual(String(decoding: row, as: UTF8.self), #"{"title":"t"}"#)

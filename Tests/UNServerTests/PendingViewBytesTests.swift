@@ -57,7 +57,7 @@ final class PendingViewBytesTests: XCTestCase {
       var fromView: [UInt8] = []
       WireBytes.pending(view, &fromView)
       var fromValue: [UInt8] = []
-      WireBytes.pending(view.entry, &fromValue)
+      RequestShape.encode(view.entry, &fromValue)
       XCTAssertEqual(String(decoding: fromView, as: UTF8.self), String(decoding: fromValue, as: UTF8.self))
       visited += 1
     }

@@ -27,17 +27,26 @@ enum StateListing {
       let settings = center.settings(app: appId)
       add("\(appId) app", StateCodec.app(app))
       add("\(appId) settings", ModelEncoding.settings(settings))
-      add("\(appId) categories", .array(app.categories.map(ModelEncoding.category)))
+      add("\(appId) categories", ModelEncoding.tree { CategoryShape.encode(app.categories, &$0) })
       add("\(appId) strings", StateCodec.strings(app.localizedStrings))
       for p in center.listPending(app: appId, after: nil, limit: nil).requests {
         add(
-          "\(appId) pending", .array([ModelEncoding.pending(p), .int(Int(p.addedSequence)), .string(p.anchor.rfc3339)]))
+          "\(appId) pending",
+          .array([
+            ModelEncoding.tree { RequestShape.encode(p, &$0) }, .int(Int(p.addedSequence)), .string(p.anchor.rfc3339),
+          ]))
       }
       for n in center.listDelivered(app: appId, after: nil, limit: nil).notifications {
-        add("\(appId) delivered", .array([ModelEncoding.notification(n), .int(Int(n.sequence)), .bool(n.late)]))
+        add(
+          "\(appId) delivered",
+          .array([ModelEncoding.tree { NotificationShape.encode(n, &$0) }, .int(Int(n.sequence)), .bool(n.late)]))
       }
       for (response, deadline) in app.queuedResponses {
-        add("\(appId) queued", .array([ModelEncoding.response(response), deadline.map(ModelEncoding.date) ?? .null]))
+        add(
+          "\(appId) queued",
+          .array([
+            ModelEncoding.tree { NotificationShape.encode(response, &$0) }, deadline.map(ModelEncoding.date) ?? .null,
+          ]))
       }
     }
     // The event history `waitFor {since}` reads, numbers and all.

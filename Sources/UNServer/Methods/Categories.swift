@@ -11,7 +11,7 @@ enum RegisterCategories: Method {
     guard let list = try p.array("categories") else {
       throw RPCError.invalidParams(field: "categories", "required")
     }
-    let categories = try ModelDecoding.categories(list, path: "categories")
+    let categories = try CategoryShape.decode(list, path: "categories")
     let count = try call.model { () throws(UNError) in try call.center.registerCategories(app: app, categories) }
     return .object(["count": .int(count)])
   }
@@ -24,6 +24,10 @@ enum GetCategories: Method {
   static func handle(_ call: Call) throws(RPCError) -> Reply {
     let p = try call.params(allowed: ["app"])
     let app = try call.app(p)
-    return .object(["categories": .array(call.center.categories(app: app).map(ModelEncoding.category))])
+    var o: [UInt8] = []
+    WireBytes.key(#"{"categories":"#, &o)
+    CategoryShape.encode(call.center.categories(app: app), &o)
+    o.append(UInt8(ascii: "}"))
+    return .bytes(o)
   }
 }

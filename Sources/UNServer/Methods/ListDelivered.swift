@@ -19,17 +19,21 @@ enum ListDelivered: Method {
       }
       after = (Instant(milliseconds: ms), seq)
     }
+    var o: [UInt8] = []
     if grouped {
-      let groups = call.center.deliveredGroups(app: app)
-      return .object(["groups": .array(groups.map(ModelEncoding.group))])
+      WireBytes.key(#"{"groups":"#, &o)
+      WireBytes.array(call.center.deliveredGroups(app: app), &o) { NotificationShape.encode($0, &$1) }
+      o.append(UInt8(ascii: "}"))
+      return .bytes(o)
     }
     let page = call.center.listDelivered(app: app, after: after, limit: limit)
-    var m: [JSONMember] = [
-      JSONMember("notifications", .array(page.notifications.map { ModelEncoding.notification($0) }))
-    ]
+    WireBytes.key(#"{"notifications":"#, &o)
+    WireBytes.array(page.notifications, &o) { NotificationShape.encode($0, &$1) }
     if page.more, let last = page.notifications.last {
-      m.append(JSONMember("next", .string("\(last.date.milliseconds):\(last.sequence)")))
+      WireBytes.key(#","next":"#, &o)
+      WireBytes.string("\(last.date.milliseconds):\(last.sequence)", &o)
     }
-    return .object(m)
+    o.append(UInt8(ascii: "}"))
+    return .bytes(o)
   }
 }

@@ -36,19 +36,22 @@ enum ListPending: Method {
       o.append(UInt8(ascii: "}"))
       return .bytes(o)
     }
+    let count = upcoming ?? 0
+    let now = call.center.clock.now
     let page = call.center.listPending(app: app, after: after, limit: limit)
-    let requests: [JSONValue] = page.requests.map { entry in
-      var json = ModelEncoding.pending(entry)
-      if let upcoming, case .object(var members) = json, let trigger = entry.request.trigger {
-        let dates = trigger.upcomingDates(
-          anchor: entry.anchor, after: call.center.clock.now, first: entry.nextDate, count: upcoming)
-        members.append(JSONMember("upcomingTriggerDates", .array(dates.map(ModelEncoding.date))))
-        json = .object(members)
+    var o: [UInt8] = []
+    WireBytes.key(#"{"requests":"#, &o)
+    WireBytes.array(page.requests, &o) { entry, o in
+      let dates = entry.request.trigger.map {
+        $0.upcomingDates(anchor: entry.anchor, after: now, first: entry.nextDate, count: count)
       }
-      return json
+      RequestShape.encode(entry, upcoming: dates, &o)
     }
-    var m: [JSONMember] = [JSONMember("requests", .array(requests))]
-    if let (date, id) = page.next { m.append(JSONMember("next", .string("\(date.milliseconds):\(id)"))) }
-    return .object(m)
+    if let (date, id) = page.next {
+      WireBytes.key(#","next":"#, &o)
+      WireBytes.string("\(date.milliseconds):\(id)", &o)
+    }
+    o.append(UInt8(ascii: "}"))
+    return .bytes(o)
   }
 }

@@ -27,7 +27,7 @@ enum CompleteContent: Method {
   static func handle(_ call: Call) throws(RPCError) -> Reply {
     let p = try call.params(allowed: ["requestId", "content"])
     let requestId = try p.requiredString("requestId")
-    var content = try p.value("content").map { v throws(RPCError) in try ModelDecoding.content(v) }
+    var content = try p.value("content").map { v throws(RPCError) in try ContentShape.decode(v) }
     if let c = content, let app = call.client.hello?.appId {
       content = try AttachmentStore.store(c, app: app, call.configuration)
     }

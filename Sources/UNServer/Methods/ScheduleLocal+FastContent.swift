@@ -2,7 +2,7 @@ import JSONRPC
 import UNModel
 
 extension ScheduleLocalFastPath {
-  /// The content fields as `ContentShape` describes them, read as `ModelDecoding.content`
+  /// The content fields as `ContentShape` describes them, read as `ContentShape.decode`
   /// reads them: null counts as absent, a field may appear once, and `userInfo` is kept
   /// as its compact text.  Nil sends the request to the general path, which reads the
   /// same description from the tree and says precisely what was wrong (an object

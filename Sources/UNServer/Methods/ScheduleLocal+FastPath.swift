@@ -72,49 +72,8 @@ struct ScheduleLocalFastPath: Equatable {
         } else if name.is("trigger") {
           bit = 8
           if !r.null() {
-            guard let t = timeInterval(&r) else { return nil }
+            guard let t = TriggerShape.read(&r) else { return nil }
             trigger = t
-          }
-        } else {
-          return nil
-        }
-        guard seen & bit == 0 else { return nil }
-        seen |= bit
-      }
-    }
-  }
-
-  /// `{"type": "timeInterval", "timeInterval": seconds, "repeats"?: bool}`; calendar
-  /// triggers take the general path.
-  private static func timeInterval(_ r: inout JSONPullReader) -> Trigger? {
-    guard r.beginObject() else { return nil }
-    var first = true
-    var seen: UInt8 = 0
-    var seconds: Double?
-    var repeats = false
-    while true {
-      switch r.nextMember(&first) {
-      case .other:
-        return nil
-      case .end:
-        guard seen & 1 != 0, let seconds, let t = try? TimeIntervalTrigger(seconds: seconds, repeats: repeats) else {
-          return nil
-        }
-        return .timeInterval(t)
-      case .name(let name):
-        let bit: UInt8
-        if name.is("type") {
-          bit = 1
-          guard let t = r.plainString(), t.is("timeInterval") else { return nil }
-        } else if name.is("timeInterval") {
-          bit = 2
-          guard let d = r.double(), d.isFinite else { return nil }
-          seconds = d
-        } else if name.is("repeats") {
-          bit = 4
-          if !r.null() {
-            guard let b = r.bool() else { return nil }
-            repeats = b
           }
         } else {
           return nil

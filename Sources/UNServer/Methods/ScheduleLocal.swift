@@ -19,8 +19,8 @@ enum ScheduleLocal: Method {
   /// The request the params describe (everything but the app).
   static func request(from p: Params) throws(RPCError) -> NotificationRequest {
     let identifier = try p.requiredString("identifier")
-    let content = try ModelDecoding.content(p.value("content"))
-    let trigger = try ModelDecoding.trigger(p.value("trigger"))
+    let content = try ContentShape.decode(p.value("content"))
+    let trigger = try TriggerShape.decode(p.value("trigger"))
     return NotificationRequest(identifier: identifier, content: content, trigger: trigger)
   }
 

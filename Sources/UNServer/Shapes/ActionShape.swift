@@ -1,0 +1,57 @@
+import JSONRPC
+import UNModel
+
+/// The action shape (UNNotificationAction; with `textInput`, a
+/// UNTextInputNotificationAction): read from the tree, written as bytes, and the
+/// OpenRPC properties of Action and TextInput.
+enum ActionShape {
+  static let names = schema.names
+
+  static func decode(_ value: JSONValue, path: String) throws(RPCError) -> Action {
+    let p = try Params(value, path: path, allowed: names)
+    var textInput: TextInput?
+    if let t = try p.object("textInput", allowed: textInputSchema.names) {
+      textInput = TextInput(
+        buttonTitle: try t.string("buttonTitle") ?? "", placeholder: try t.string("placeholder") ?? "")
+    }
+    return Action(
+      identifier: try p.requiredString("identifier", nonEmpty: false),
+      title: try p.requiredString("title", nonEmpty: false),
+      options: try p.enumArray("options", ActionOption.self) ?? [], textInput: textInput)
+  }
+
+  /// `[action, ...]`.
+  static func encode(_ list: [Action], _ o: inout [UInt8]) {
+    WireBytes.array(list, &o) { a, o in
+      WireBytes.key(#"{"identifier":"#, &o)
+      WireBytes.string(a.identifier, &o)
+      WireBytes.key(#","title":"#, &o)
+      WireBytes.string(a.title, &o)
+      WireBytes.key(#","options":"#, &o)
+      WireBytes.array(a.options, &o) { WireBytes.string($0.rawValue, &$1) }
+      if let t = a.textInput {
+        WireBytes.key(#","textInput":{"buttonTitle":"#, &o)
+        WireBytes.string(t.buttonTitle, &o)
+        WireBytes.key(#","placeholder":"#, &o)
+        WireBytes.string(t.placeholder, &o)
+        o.append(UInt8(ascii: "}"))
+      }
+      o.append(UInt8(ascii: "}"))
+    }
+  }
+
+  static let schema = DescribedSchema(
+    [
+      "identifier": .of("string", ["minLength": .int(1)], "A non-empty, case-sensitive identifier."),
+      "title": .of("string", "The button title."),
+      "options": .array(
+        .oneOf(ActionOption.allCases.map(\.rawValue)), unique: true,
+        "UNNotificationActionOptions, order kept, no repeats (default [])."),
+      "textInput": .ref("TextInput"),
+    ], fieldList: "options")
+
+  static let textInputSchema = DescribedSchema([
+    "buttonTitle": .of("string", #"Title of the send button (default "")."#),
+    "placeholder": .of("string", #"Placeholder of the text field (default "")."#),
+  ])
+}

@@ -1,0 +1,108 @@
+import JSONRPC
+
+/// A schema of the OpenRPC document built from a shape's description.
+struct DescribedSchema: Sendable {
+  /// The `properties` member, in wire order; nil keeps the file's.
+  let properties: [JSONMember]?
+  /// The field names that the description lists (for Content, the fields output always
+  /// has), as the description writes them.
+  let fieldList: String
+
+  init(properties: [JSONMember]?, fieldList: String = "") {
+    self.properties = properties
+    self.fieldList = fieldList
+  }
+
+  /// The property names, in order: the fields a decoder accepts.
+  var names: [String] { properties?.map(\.name) ?? [] }
+
+  /// A shape's properties, written as `["name": .of("string", "..."), ...]`.
+  init(_ properties: KeyValuePairs<String, PropertySchema>, fieldList: String = "") {
+    self.init(properties: properties.map { JSONMember($0.key, $0.value.value) }, fieldList: fieldList)
+  }
+}
+
+/// The schemas that the shapes describe.  `scripts/gen-openrpc-swift.py` compiles
+/// `proto-docs/openrpc.json` without their properties (and with `fieldListMarker` where
+/// the description lists field names); `OpenRPCDocument.value` puts them back from
+/// here, so the served document is the file's and the file is checked against the
+/// shapes (`OpenRPCTests`).
+enum DescribedSchemas {
+  /// Each schema's place under `components.schemas` ("Sound/oneOf/1": the second
+  /// variant of Sound); the generator lists the same places.
+  static let all: [(place: String, schema: DescribedSchema)] = [
+    ("Content", ContentShape.schema),
+    ("Category", CategoryShape.schema),
+    ("Action", ActionShape.schema),
+    ("TextInput", ActionShape.textInputSchema),
+    ("Sound/oneOf/1", SoundShape.schema),
+    ("Attachment", AttachmentShape.schema),
+    ("TimeIntervalTrigger", TriggerShape.timeIntervalSchema),
+    ("CalendarTrigger", TriggerShape.calendarSchema),
+    ("PushTrigger", TriggerShape.pushSchema),
+    ("DateComponents", TriggerShape.dateComponentsSchema),
+    ("Request", RequestShape.schema),
+    ("Notification", NotificationShape.schema),
+    ("Response", NotificationShape.responseSchema),
+    ("Group", NotificationShape.groupSchema),
+    ("ApnsPayload/properties/aps/properties/alert/oneOf/1", RemotePayload.alertSchema),
+  ]
+
+  /// What the compiled description holds instead of its list of field names.
+  static let fieldListMarker = "{fields}"
+
+  /// The document with every described schema's properties put back after its "type".
+  static func splice(into document: JSONValue) -> JSONValue {
+    var document = document
+    for (place, schema) in all {
+      let steps = ["components", "schemas"] + place.split(separator: "/").map(String.init)
+      document = update(document, at: steps[...]) { restore(schema, into: $0) }
+    }
+    return document
+  }
+
+  private static func restore(_ schema: DescribedSchema, into value: JSONValue) -> JSONValue {
+    guard case .object(let members) = value else { return value }
+    var out: [JSONMember] = []
+    out.reserveCapacity(members.count + 1)
+    for member in members {
+      switch member.name {
+      case "description":
+        let text = member.value.stringValue ?? ""
+        out.append(JSONMember("description", .string(text.replacing(fieldListMarker, with: schema.fieldList))))
+      default:
+        out.append(member)
+      }
+      if member.name == "type", let properties = schema.properties {
+        out.append(JSONMember("properties", .object(properties)))
+      }
+    }
+    return .object(out)
+  }
+
+  /// Names as prose: "a", "a and b", "a, b and c".
+  static func prose(_ names: [String]) -> String {
+    guard names.count > 1 else { return names.first ?? "" }
+    return names.dropLast().joined(separator: ", ") + " and " + names[names.count - 1]
+  }
+
+  private static func update(
+    _ value: JSONValue, at steps: ArraySlice<String>, _ change: (JSONValue) -> JSONValue
+  ) -> JSONValue {
+    guard let step = steps.first else { return change(value) }
+    let rest = steps.dropFirst()
+    switch value {
+    case .object(var members):
+      for i in members.indices where members[i].name == step {
+        members[i].value = update(members[i].value, at: rest, change)
+      }
+      return .object(members)
+    case .array(var elements):
+      guard let i = Int(step), elements.indices.contains(i) else { return value }
+      elements[i] = update(elements[i], at: rest, change)
+      return .array(elements)
+    default:
+      return value
+    }
+  }
+}
