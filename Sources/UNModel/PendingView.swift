@@ -28,18 +28,20 @@ public struct PendingView {
 
   /// Calls `body` with the field's UTF-8 (valid only during the call).
   public func withUTF8<R>(_ field: Text, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-    let h = record.header
-    let (from, to): (UInt32, UInt32) =
-      switch field {
-      case .identifier: (0, h.identifierEnd)
-      case .title: (h.identifierEnd, h.titleEnd)
-      case .body: (h.titleEnd, h.bodyEnd)
-      case .categoryIdentifier: (h.bodyEnd, h.categoryEnd)
-      case .threadIdentifier: (h.categoryEnd, h.threadEnd)
-      case .userInfo: (h.threadEnd, h.userInfoEnd)
-      }
-    return record.withUnsafeMutablePointerToElements {
-      body(UnsafeBufferPointer(start: $0 + Int(from), count: Int(to - from)))
+    // Reads the two offsets through the header's pointer: copying the whole header would
+    // retain and release the trigger and extras it references.
+    record.withUnsafeMutablePointers { header, elements in
+      let h = UnsafePointer(header)
+      let (from, to): (UInt32, UInt32) =
+        switch field {
+        case .identifier: (0, h.pointee.identifierEnd)
+        case .title: (h.pointee.identifierEnd, h.pointee.titleEnd)
+        case .body: (h.pointee.titleEnd, h.pointee.bodyEnd)
+        case .categoryIdentifier: (h.pointee.bodyEnd, h.pointee.categoryEnd)
+        case .threadIdentifier: (h.pointee.categoryEnd, h.pointee.threadEnd)
+        case .userInfo: (h.pointee.threadEnd, h.pointee.userInfoEnd)
+        }
+      return body(UnsafeBufferPointer(start: elements + Int(from), count: Int(to - from)))
     }
   }
 }

@@ -87,6 +87,9 @@ final class Persistence {
 
   /// What changed since the last call, as rows to write: read from the center on the
   /// loop thread, so the rows can then be committed anywhere.  Empty when nothing changed.
+  /// Pending requests and events, a row or two per request, are handed over as snapshots
+  /// (`PendingRowValue`, `EventRowValue`) that the store encodes when it writes them, on
+  /// the writer thread; the rare rows (apps, globals, ...) are encoded here.
   static func takeChanges(from center: Center) -> [StoreChange] {
     let changes = center.takeChanges()
     guard !changes.isEmpty else { return [] }
@@ -104,14 +107,18 @@ final class Persistence {
       guard let state = center.apps[app] else { continue }
       out.append(put(Table.categories, app, "", .array(state.categories.map(ModelEncoding.category))))
     }
-    // Pending rows are numbered by their addition sequence: the rows of removed or
-    // replaced requests go, then each changed identifier's current request is written.
-    for sequence in changes.removedPending { out.append(.deleteNumbered(table: Table.pending, number: sequence)) }
-    for key in changes.pending {
-      guard let view = center.apps[key.app]?.pending.view(key.identifier) else { continue }
-      out.append(
-        .putNumbered(
-          table: Table.pending, app: key.app, number: view.addedSequence, value: StateCodec.pendingRow(view)))
+    // Pending rows are numbered by their addition sequence; their changes apply in the
+    // order they happened (a row written and then removed in the same batch is gone).
+    for change in changes.pending {
+      switch change {
+      case .stored(let snapshot):
+        out.append(
+          .putNumbered(
+            table: Table.pending, app: snapshot.app, number: snapshot.addedSequence,
+            value: PendingRowValue(snapshot: snapshot)))
+      case .removed(let sequence):
+        out.append(.deleteNumbered(table: Table.pending, number: sequence))
+      }
     }
     for key in changes.delivered {
       if let n = center.apps[key.app]?.delivered[key.identifier] {
@@ -132,7 +139,7 @@ final class Persistence {
     }
     // The event history: the rows of events pushed out of it go; the new ones are added
     // (an event pushed out in the same batch it arrived in is never written).
-    let forgotten = Set(changes.forgottenEvents)
+    let forgotten = changes.forgottenEvents.isEmpty ? [] : Set(changes.forgottenEvents)
     for sequence in changes.forgottenEvents {
       out.append(.deleteNumbered(table: Table.events, number: StateCodec.eventNumberBase + sequence))
     }
@@ -140,7 +147,7 @@ final class Persistence {
       out.append(
         .putNumbered(
           table: Table.events, app: event.app, number: StateCodec.eventNumberBase + event.sequence,
-          value: StateCodec.eventRow(event)))
+          value: EventRowValue(event: event)))
     }
     return out
   }

@@ -9,34 +9,61 @@ extension StateCodec {
   static func pendingRow(_ p: PendingRequest) -> [UInt8] {
     var o: [UInt8] = []
     o.reserveCapacity(256)
+    pendingRow(p, into: &o)
+    return o
+  }
+
+  static func pendingRow(_ p: PendingRequest, into o: inout [UInt8]) {
     WireBytes.key(#"{"request":{"identifier":"#, &o)
     WireBytes.string(p.request.identifier, &o)
     WireBytes.key(#","content":"#, &o)
     changedContent(p.request.content, &o)
     rowEnd(p.request.trigger, anchor: p.anchor, next: p.nextDate, added: p.addedSequence, &o)
-    return o
   }
 
   /// The trigger and the dates that close a pending row.
   private static func rowEnd(_ trigger: Trigger?, anchor: Instant, next: Instant, added: UInt64, _ o: inout [UInt8]) {
     WireBytes.key(#","trigger":"#, &o)
-    JSONWriter.append(ModelEncoding.trigger(trigger), to: &o)
+    if case .timeInterval(let t)? = trigger {
+      timeIntervalTrigger(t, &o)
+    } else {
+      JSONWriter.append(ModelEncoding.trigger(trigger), to: &o)
+    }
     WireBytes.key(#"},"anchor":"#, &o)
-    JSONWriter.appendRaw(String(anchor.milliseconds), to: &o)
+    JSONWriter.appendInteger(anchor.milliseconds, to: &o)
     WireBytes.key(#","next":"#, &o)
-    JSONWriter.appendRaw(String(next.milliseconds), to: &o)
+    JSONWriter.appendInteger(next.milliseconds, to: &o)
     WireBytes.key(#","added":"#, &o)
-    JSONWriter.appendRaw(String(added), to: &o)
+    JSONWriter.appendInteger(added, to: &o)
     o.append(UInt8(ascii: "}"))
+  }
+
+  /// The bytes `ModelEncoding.trigger` gives a time-interval trigger, written without
+  /// building the object (the common trigger; tested to match).
+  static func timeIntervalTrigger(_ t: TimeIntervalTrigger, _ o: inout [UInt8]) {
+    WireBytes.key(#"{"type":"timeInterval","timeInterval":"#, &o)
+    let seconds = t.seconds
+    if abs(seconds) < 1e15, Double(Int64(seconds)) == seconds {
+      JSONWriter.appendInteger(Int64(seconds), to: &o)
+    } else {
+      JSONWriter.append(ModelEncoding.seconds(seconds), to: &o)
+    }
+    WireBytes.key(t.repeats ? #","repeats":true}"# : #","repeats":false}"#, &o)
   }
 
   /// The same row written from the stored request in place: the common shape (only the
   /// common content fields, a time-interval trigger) straight from the record's bytes,
   /// anything else through the request value.  The same bytes either way (tested).
   static func pendingRow(_ v: PendingView) -> [UInt8] {
-    guard v.hasOnlyCommonContent, case .timeInterval(let t)? = v.trigger else { return pendingRow(v.entry) }
     var o: [UInt8] = []
     o.reserveCapacity(256)
+    pendingRow(v, into: &o)
+    return o
+  }
+
+  /// Runs on the store's writer thread, from a `PendingSnapshot` (`PendingRowValue`).
+  static func pendingRow(_ v: PendingView, into o: inout [UInt8]) {
+    guard v.hasOnlyCommonContent, case .timeInterval(let t)? = v.trigger else { return pendingRow(v.entry, into: &o) }
     WireBytes.key(#"{"request":{"identifier":"#, &o)
     v.withUTF8(.identifier) { JSONWriter.appendString(utf8: $0, to: &o) }
     WireBytes.key(#","content":"#, &o)
@@ -58,7 +85,6 @@ extension StateCodec {
     if first { o.append(UInt8(ascii: "{")) }
     o.append(UInt8(ascii: "}"))
     rowEnd(.timeInterval(t), anchor: v.anchor, next: v.nextDate, added: v.addedSequence, &o)
-    return o
   }
 
   /// The content object with the fields that are not at their default values, as

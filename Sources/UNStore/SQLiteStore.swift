@@ -33,6 +33,8 @@ public final class SQLiteStore: StateStore {
   private var tables = Set<String>()
   private var putNumbered: OpaquePointer?
   private var deleteNumbered: OpaquePointer?
+  /// Where a numbered row's bytes are made (`StoredValue.write`), reused row after row.
+  private var scratch: [UInt8] = []
 
   public init(directory: String, durability: Durability) throws(StoreError) {
     path = directory.hasSuffix("/") ? directory + "uncenter.db" : directory + "/uncenter.db"
@@ -88,9 +90,6 @@ public final class SQLiteStore: StateStore {
     // A page cache of 64 MiB (SQLite's default is 2 MiB): with hundreds of thousands of
     // pending requests, the key index's pages then stay in memory instead of being read
     // back from the file on every commit.
-    try exec("PRAGMA cache_size=-65536")
-    // Every pending request is a row; a larger page cache (64 MiB, default 2 MiB) keeps the
-    // B-tree's inner pages in memory once the state outgrows the default.
     try exec("PRAGMA cache_size=-65536")
     let version = try userVersion()
     switch version {
@@ -190,61 +189,67 @@ public final class SQLiteStore: StateStore {
   }
 
   private func apply(_ change: StoreChange) throws(StoreError) {
-    let stmt: OpaquePointer?
     switch change {
     case .put(let row):
       if !tables.contains(row.table) { tables.insert(row.table) }
-      stmt = put
-      bind(stmt, 1, row.table)
-      bind(stmt, 2, row.app)
-      bind(stmt, 3, row.key)
-      _ = row.value.withUnsafeBytes {
-        sqlite3_bind_blob(
-          stmt, 4, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32($0.count), uncenter_sqlite_transient())
-      }
-    case .delete(let table, let app, let key):
-      stmt = delete
-      bind(stmt, 1, table)
-      bind(stmt, 2, app)
-      bind(stmt, 3, key)
-    case .deleteApp(let app):
-      for table in tables.sorted() {
-        try run(deleteApp) {
-          bind($0, 1, table)
-          bind($0, 2, app)
+      try run(put) { stmt in
+        row.value.withUnsafeBytes { value in
+          bind(stmt, 1, row.table)
+          bind(stmt, 2, row.app)
+          bind(stmt, 3, row.key)
+          sqlite3_bind_blob(
+            stmt, 4, value.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(value.count),
+            uncenter_sqlite_transient())
+          return step(stmt)
         }
       }
-      return
+    case .delete(let table, let app, let key):
+      try run(delete) { stmt in
+        bind(stmt, 1, table)
+        bind(stmt, 2, app)
+        bind(stmt, 3, key)
+        return step(stmt)
+      }
+    case .deleteApp(let app):
+      for table in tables.sorted() {
+        try run(deleteApp) { stmt in
+          bind(stmt, 1, table)
+          bind(stmt, 2, app)
+          return step(stmt)
+        }
+      }
     case .putNumbered(let table, let app, let number, let value):
-      stmt = putNumbered
-      bind(stmt, 1, table)
-      sqlite3_bind_int64(stmt, 2, Int64(bitPattern: number))
-      bind(stmt, 3, app)
-      _ = value.withUnsafeBytes {
-        sqlite3_bind_blob(
-          stmt, 4, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32($0.count), uncenter_sqlite_transient())
+      // The row's bytes are made here, into a buffer reused from row to row, and bound
+      // without a copy (SQLITE_STATIC: nil): they stay put until the step is done.
+      scratch.removeAll(keepingCapacity: true)
+      value.write(into: &scratch)
+      try run(putNumbered) { stmt in
+        scratch.withUnsafeBytes { bytes in
+          bind(stmt, 1, table)
+          sqlite3_bind_int64(stmt, 2, Int64(bitPattern: number))
+          bind(stmt, 3, app)
+          sqlite3_bind_blob(stmt, 4, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(bytes.count), nil)
+          return step(stmt)
+        }
       }
     case .deleteNumbered(let table, let number):
-      stmt = deleteNumbered
-      bind(stmt, 1, table)
-      sqlite3_bind_int64(stmt, 2, Int64(bitPattern: number))
+      try run(deleteNumbered) { stmt in
+        bind(stmt, 1, table)
+        sqlite3_bind_int64(stmt, 2, Int64(bitPattern: number))
+        return step(stmt)
+      }
     }
-    defer {
-      sqlite3_reset(stmt)
-      sqlite3_clear_bindings(stmt)
-    }
-    guard sqlite3_step(stmt) == SQLITE_DONE else { throw fail("writing the state") }
   }
 
-  /// Binds, steps and resets one statement.
-  private func run(_ stmt: OpaquePointer?, _ bindings: (OpaquePointer?) -> Void) throws(StoreError) {
-    bindings(stmt)
-    defer {
-      sqlite3_reset(stmt)
-      sqlite3_clear_bindings(stmt)
-    }
-    guard sqlite3_step(stmt) == SQLITE_DONE else { throw fail("writing the state") }
+  /// Runs one statement: `body` binds every parameter and steps (`step`); the statement
+  /// is then reset for its next use.  Bindings are not cleared: every use binds them all.
+  private func run(_ stmt: OpaquePointer?, _ body: (OpaquePointer?) -> Int32) throws(StoreError) {
+    let rc = body(stmt)
+    sqlite3_reset(stmt)
+    guard rc == SQLITE_DONE else { throw fail("writing the state") }
   }
+
+  private func step(_ stmt: OpaquePointer?) -> Int32 { sqlite3_step(stmt) }
 
   private func bind(_ stmt: OpaquePointer?, _ index: Int32, _ text: String) {
     sqlite3_bind_text(stmt, index, text, -1, uncenter_sqlite_transient())

@@ -95,4 +95,19 @@ final class StateRowTests: XCTestCase {
     let row = try roundTrip(pending(c, nil))
     XCTAssertTrue(row.contains(#""content":{"title":"Standup"}"#), row)
   }
+
+  /// The time-interval trigger written straight into a row is what the general encoder
+  /// writes for it, whole and fractional intervals alike.
+  func testTimeIntervalTriggerBytesMatchTheEncoder() throws {
+    for seconds in [0.001, 0.5, 1, 59.5, 60, 61.25, 3_600, 86_400.75, 1e9, TimeIntervalTrigger.maxSeconds] {
+      for repeats in [false, true] where !repeats || seconds >= 60 {
+        let t = try TimeIntervalTrigger(seconds: seconds, repeats: repeats)
+        var direct: [UInt8] = []
+        StateCodec.timeIntervalTrigger(t, &direct)
+        XCTAssertEqual(
+          String(decoding: direct, as: UTF8.self),
+          String(decoding: ModelEncoding.trigger(.timeInterval(t)).encoded(), as: UTF8.self))
+      }
+    }
+  }
 }
