@@ -31,10 +31,18 @@ public final class SQLiteStore: StateStore {
   /// The keyed tables in use: `deleteApp` deletes table by table, each a range of the
   /// primary key (tbl, app, key), instead of scanning every row for the app.
   private var tables = Set<String>()
-  private var putNumbered: OpaquePointer?
-  private var deleteNumbered: OpaquePointer?
-  /// Where a numbered row's bytes are made (`StoredValue.write`), reused row after row.
-  private var scratch: [UInt8] = []
+  private(set) var putNumberedStatement: OpaquePointer?
+  private(set) var deleteNumberedStatement: OpaquePointer?
+  /// The same, `rowsPerStatement` rows at a time (`applyInRuns`).
+  private(set) var putNumberedRowsStatement: OpaquePointer?
+  private(set) var deleteNumberedRowsStatement: OpaquePointer?
+  /// Where numbered rows' bytes are made (`StoredValue.write`) and their texts copied,
+  /// reused from chunk to chunk, and where each row's parts are.
+  var scratch: [UInt8] = []
+  /// Pages in the write-ahead log after the last commit (the WAL hook sets it).
+  private var logPages = 0
+  static let checkpointPages = 1000
+  var layouts: [RowLayout] = []
 
   public init(directory: String, durability: Durability) throws(StoreError) {
     path = directory.hasSuffix("/") ? directory + "uncenter.db" : directory + "/uncenter.db"
@@ -66,6 +74,8 @@ public final class SQLiteStore: StateStore {
 
   deinit { close() }
 
+  func failure(_ what: String) -> StoreError { fail(what) }
+
   private func fail(_ what: String) -> StoreError {
     StoreError("\(path): \(what): \(db.map { String(cString: sqlite3_errmsg($0)) } ?? "closed")")
   }
@@ -87,6 +97,16 @@ public final class SQLiteStore: StateStore {
     try exec("PRAGMA locking_mode=EXCLUSIVE")
     try exec("PRAGMA journal_mode=WAL")
     try exec("PRAGMA synchronous=\(durability == .full ? "FULL" : "NORMAL")")
+    // The write-ahead log is copied back into the database (a checkpoint, which syncs
+    // both files) by `maintain`, after the commit's answers are released, rather than by
+    // SQLite inside the commit that fills it.  The hook replaces SQLite's automatic
+    // checkpoint and records how many pages the log holds after each commit.
+    sqlite3_wal_hook(
+      db,
+      { context, _, _, pages in
+        Unmanaged<SQLiteStore>.fromOpaque(context!).takeUnretainedValue().logPages = Int(pages)
+        return SQLITE_OK
+      }, Unmanaged.passUnretained(self).toOpaque())
     // A page cache of 64 MiB (SQLite's default is 2 MiB): with hundreds of thousands of
     // pending requests, the key index's pages then stay in memory instead of being read
     // back from the file on every commit.
@@ -121,8 +141,11 @@ public final class SQLiteStore: StateStore {
     delete = try prepare("DELETE FROM rows WHERE tbl = ?1 AND app = ?2 AND key = ?3")
     deleteApp = try prepare("DELETE FROM rows WHERE tbl = ?1 AND app = ?2")
     try loadTableNames()
-    putNumbered = try prepare("INSERT OR REPLACE INTO numbered (tbl, num, app, value) VALUES (?1, ?2, ?3, ?4)")
-    deleteNumbered = try prepare("DELETE FROM numbered WHERE num = ?2 AND tbl = ?1")
+    putNumberedStatement = try prepare(
+      "INSERT OR REPLACE INTO numbered (tbl, num, app, value) VALUES (?1, ?2, ?3, ?4)")
+    deleteNumberedStatement = try prepare("DELETE FROM numbered WHERE num = ?2 AND tbl = ?1")
+    putNumberedRowsStatement = try prepare(Self.putNumberedRows)
+    deleteNumberedRowsStatement = try prepare(Self.deleteNumberedRows)
   }
 
   /// The distinct table names, one index seek each (`tbl > previous`), not a scan.
@@ -180,7 +203,7 @@ public final class SQLiteStore: StateStore {
     guard !changes.isEmpty else { return }
     try exec("BEGIN IMMEDIATE")
     do {
-      for change in changes { try apply(change) }
+      try applyInRuns(changes)
       try exec("COMMIT")
     } catch {
       sqlite3_exec(db, "ROLLBACK", nil, nil, nil)
@@ -188,7 +211,7 @@ public final class SQLiteStore: StateStore {
     }
   }
 
-  private func apply(_ change: StoreChange) throws(StoreError) {
+  func apply(_ change: StoreChange) throws(StoreError) {
     switch change {
     case .put(let row):
       if !tables.contains(row.table) { tables.insert(row.table) }
@@ -218,26 +241,8 @@ public final class SQLiteStore: StateStore {
           return step(stmt)
         }
       }
-    case .putNumbered(let table, let app, let number, let value):
-      // The row's bytes are made here, into a buffer reused from row to row, and bound
-      // without a copy (SQLITE_STATIC: nil): they stay put until the step is done.
-      scratch.removeAll(keepingCapacity: true)
-      value.write(into: &scratch)
-      try run(putNumbered) { stmt in
-        scratch.withUnsafeBytes { bytes in
-          bind(stmt, 1, table)
-          sqlite3_bind_int64(stmt, 2, Int64(bitPattern: number))
-          bind(stmt, 3, app)
-          sqlite3_bind_blob(stmt, 4, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(bytes.count), nil)
-          return step(stmt)
-        }
-      }
-    case .deleteNumbered(let table, let number):
-      try run(deleteNumbered) { stmt in
-        bind(stmt, 1, table)
-        sqlite3_bind_int64(stmt, 2, Int64(bitPattern: number))
-        return step(stmt)
-      }
+    case .putNumbered, .deleteNumbered:
+      try applyInRuns([change])  // a run of one
     }
   }
 
@@ -255,9 +260,22 @@ public final class SQLiteStore: StateStore {
     sqlite3_bind_text(stmt, index, text, -1, uncenter_sqlite_transient())
   }
 
+  /// Checkpoints once the log holds `checkpointPages` pages (SQLite's own threshold);
+  /// passive: a failure leaves the pages in the log, where they stay durable, and the
+  /// next call tries again.
+  public func maintain() {
+    guard logPages >= Self.checkpointPages else { return }
+    sqlite3_wal_checkpoint_v2(db, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
+    logPages = 0
+  }
+
   public func close() {
-    for stmt in [put, delete, deleteApp, putNumbered, deleteNumbered] { sqlite3_finalize(stmt) }
-    (put, delete, deleteApp, putNumbered, deleteNumbered) = (nil, nil, nil, nil, nil)
+    for stmt in [
+      put, delete, deleteApp, putNumberedStatement, deleteNumberedStatement, putNumberedRowsStatement,
+      deleteNumberedRowsStatement,
+    ] { sqlite3_finalize(stmt) }
+    (put, delete, deleteApp, putNumberedStatement, deleteNumberedStatement) = (nil, nil, nil, nil, nil)
+    (putNumberedRowsStatement, deleteNumberedRowsStatement) = (nil, nil)
     if db != nil { sqlite3_close(db) }
     db = nil
   }

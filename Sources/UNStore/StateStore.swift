@@ -8,7 +8,14 @@ public protocol StateStore: AnyObject {
   func loadAll() throws(StoreError) -> [StoredRow]
   /// Applies all changes in one transaction: all or nothing.
   func commit(_ changes: [StoreChange]) throws(StoreError)
+  /// Work that may follow a commit and that no answer waits for: the commit is already
+  /// durable (`StoreWriter` calls it after reporting the commit).
+  func maintain()
   func close()
+}
+
+extension StateStore {
+  public func maintain() {}
 }
 
 /// A row: which table, which app (empty for daemon-wide rows), which key, what bytes.

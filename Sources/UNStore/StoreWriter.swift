@@ -79,13 +79,18 @@ public final class StoreWriter: Sendable {
           var changes: [StoreChange] = []
           changes.reserveCapacity(batches.reduce(0) { $0 + $1.changes.count })
           for batch in batches { changes.append(contentsOf: batch.changes) }
+          var committed = false
           do {
             try store.commit(changes)
             shared.withLock { $0.progress.durable = last.batch }
+            committed = true
           } catch {
             shared.withLock { $0.progress.failure = error }
           }
           notify()
+          // After the answers are released: the loop reads and handles the next
+          // requests meanwhile.
+          if committed { store.maintain() }
         }
       }
       if closing { break }
