@@ -12,6 +12,7 @@ extension SQLiteStore {
     "INSERT OR REPLACE INTO numbered (tbl, num, app, value) VALUES "
     + (0..<rowsPerStatement).map { "(?\(4 * $0 + 1), ?\(4 * $0 + 2), ?\(4 * $0 + 3), ?\(4 * $0 + 4))" }
     .joined(separator: ", ")
+  static let deleteNumberedRange = "DELETE FROM numbered WHERE num BETWEEN ?2 AND ?3 AND tbl = ?1"
   static let deleteNumberedRows =
     "DELETE FROM numbered WHERE tbl = ?1 AND num IN ("
     + (0..<rowsPerStatement).map { "?\($0 + 2)" }.joined(separator: ", ") + ")"
@@ -34,7 +35,19 @@ extension SQLiteStore {
       case .putNumbered:
         while end < changes.endIndex, end - i < Self.rowsPerStatement, case .putNumbered = changes[end] { end += 1 }
         try putNumberedChunk(changes[i..<end])
-      case .deleteNumbered(let table, _):
+      case .deleteNumbered(let table, let first):
+        // Consecutive numbers (events leaving the history in order) go as one range.
+        var last = first
+        while end < changes.endIndex, case .deleteNumbered(let next, let n) = changes[end], next == table,
+          n == last &+ 1
+        {
+          last = n
+          end += 1
+        }
+        if end - i > 1 {
+          try deleteNumberedRange(table, first, last)
+          break
+        }
         while end < changes.endIndex, end - i < Self.rowsPerStatement,
           case .deleteNumbered(let next, _) = changes[end], next == table
         {
@@ -110,6 +123,20 @@ extension SQLiteStore {
         if rc != SQLITE_DONE { return rc }
       }
       guard full else { return SQLITE_DONE }
+      let rc = sqlite3_step(stmt)
+      sqlite3_reset(stmt)
+      return rc
+    }
+    guard rc == SQLITE_DONE else { throw failure("writing the state") }
+  }
+
+  /// Deletes the table's rows numbered `first` through `last`.
+  private func deleteNumberedRange(_ table: String, _ first: UInt64, _ last: UInt64) throws(StoreError) {
+    let stmt = deleteNumberedRangeStatement
+    let rc = table.withCString { t -> Int32 in
+      sqlite3_bind_text(stmt, 1, t, -1, nil)
+      sqlite3_bind_int64(stmt, 2, Int64(bitPattern: first))
+      sqlite3_bind_int64(stmt, 3, Int64(bitPattern: last))
       let rc = sqlite3_step(stmt)
       sqlite3_reset(stmt)
       return rc

@@ -36,6 +36,7 @@ public final class SQLiteStore: StateStore {
   /// The same, `rowsPerStatement` rows at a time (`applyInRuns`).
   private(set) var putNumberedRowsStatement: OpaquePointer?
   private(set) var deleteNumberedRowsStatement: OpaquePointer?
+  private(set) var deleteNumberedRangeStatement: OpaquePointer?
   /// Where numbered rows' bytes are made (`StoredValue.write`) and their texts copied,
   /// reused from chunk to chunk, and where each row's parts are.
   var scratch: [UInt8] = []
@@ -146,6 +147,7 @@ public final class SQLiteStore: StateStore {
     deleteNumberedStatement = try prepare("DELETE FROM numbered WHERE num = ?2 AND tbl = ?1")
     putNumberedRowsStatement = try prepare(Self.putNumberedRows)
     deleteNumberedRowsStatement = try prepare(Self.deleteNumberedRows)
+    deleteNumberedRangeStatement = try prepare(Self.deleteNumberedRange)
   }
 
   /// The distinct table names, one index seek each (`tbl > previous`), not a scan.
@@ -272,10 +274,10 @@ public final class SQLiteStore: StateStore {
   public func close() {
     for stmt in [
       put, delete, deleteApp, putNumberedStatement, deleteNumberedStatement, putNumberedRowsStatement,
-      deleteNumberedRowsStatement,
+      deleteNumberedRowsStatement, deleteNumberedRangeStatement,
     ] { sqlite3_finalize(stmt) }
     (put, delete, deleteApp, putNumberedStatement, deleteNumberedStatement) = (nil, nil, nil, nil, nil)
-    (putNumberedRowsStatement, deleteNumberedRowsStatement) = (nil, nil)
+    (putNumberedRowsStatement, deleteNumberedRowsStatement, deleteNumberedRangeStatement) = (nil, nil, nil)
     if db != nil { sqlite3_close(db) }
     db = nil
   }
