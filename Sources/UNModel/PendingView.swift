@@ -44,4 +44,33 @@ public struct PendingView {
       return body(UnsafeBufferPointer(start: elements + Int(from), count: Int(to - from)))
     }
   }
+
+  /// Every text field's UTF-8 at once (valid only during the call): one visit of the
+  /// record for a writer that reads them all.
+  public func withTexts<R>(_ body: (PendingTexts) -> R) -> R {
+    record.withUnsafeMutablePointers { header, elements in
+      let h = UnsafePointer(header)
+      func field(_ from: UInt32, _ to: UInt32) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(start: elements + Int(from), count: Int(to - from))
+      }
+      return body(
+        PendingTexts(
+          identifier: field(0, h.pointee.identifierEnd), title: field(h.pointee.identifierEnd, h.pointee.titleEnd),
+          body: field(h.pointee.titleEnd, h.pointee.bodyEnd),
+          categoryIdentifier: field(h.pointee.bodyEnd, h.pointee.categoryEnd),
+          threadIdentifier: field(h.pointee.categoryEnd, h.pointee.threadEnd),
+          userInfo: field(h.pointee.threadEnd, h.pointee.userInfoEnd)))
+    }
+  }
+}
+
+/// A pending request's text fields as the UTF-8 its record stores (`withTexts`).
+public struct PendingTexts {
+  public let identifier: UnsafeBufferPointer<UInt8>
+  public let title: UnsafeBufferPointer<UInt8>
+  public let body: UnsafeBufferPointer<UInt8>
+  public let categoryIdentifier: UnsafeBufferPointer<UInt8>
+  public let threadIdentifier: UnsafeBufferPointer<UInt8>
+  /// The compact JSON text of `userInfo`.
+  public let userInfo: UnsafeBufferPointer<UInt8>
 }

@@ -64,26 +64,26 @@ extension StateCodec {
   /// Runs on the store's writer thread, from a `PendingSnapshot` (`PendingRowValue`).
   static func pendingRow(_ v: PendingView, into o: inout [UInt8]) {
     guard v.hasOnlyCommonContent, case .timeInterval(let t)? = v.trigger else { return pendingRow(v.entry, into: &o) }
-    WireBytes.key(#"{"request":{"identifier":"#, &o)
-    v.withUTF8(.identifier) { JSONWriter.appendString(utf8: $0, to: &o) }
-    WireBytes.key(#","content":"#, &o)
-    var first = true
-    func text(_ key: StaticString, _ field: PendingView.Text, raw: Bool = false) {
-      v.withUTF8(field) { bytes in
+    v.withTexts { texts in
+      WireBytes.key(#"{"request":{"identifier":"#, &o)
+      JSONWriter.appendString(utf8: texts.identifier, to: &o)
+      WireBytes.key(#","content":"#, &o)
+      var first = true
+      func text(_ key: StaticString, _ bytes: UnsafeBufferPointer<UInt8>, raw: Bool = false) {
         guard !bytes.isEmpty, !(raw && bytes.count == 2) else { return }  // "" and {} are defaults
         o.append(first ? UInt8(ascii: "{") : UInt8(ascii: ","))
         first = false
         WireBytes.key(key, &o)
         if raw { o.append(contentsOf: bytes) } else { JSONWriter.appendString(utf8: bytes, to: &o) }
       }
+      text(#""title":"#, texts.title)
+      text(#""body":"#, texts.body)
+      text(#""userInfo":"#, texts.userInfo, raw: true)
+      text(#""categoryIdentifier":"#, texts.categoryIdentifier)
+      text(#""threadIdentifier":"#, texts.threadIdentifier)
+      if first { o.append(UInt8(ascii: "{")) }
+      o.append(UInt8(ascii: "}"))
     }
-    text(#""title":"#, .title)
-    text(#""body":"#, .body)
-    text(#""userInfo":"#, .userInfo, raw: true)
-    text(#""categoryIdentifier":"#, .categoryIdentifier)
-    text(#""threadIdentifier":"#, .threadIdentifier)
-    if first { o.append(UInt8(ascii: "{")) }
-    o.append(UInt8(ascii: "}"))
     rowEnd(.timeInterval(t), anchor: v.anchor, next: v.nextDate, added: v.addedSequence, &o)
   }
 
