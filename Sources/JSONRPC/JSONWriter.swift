@@ -58,30 +58,35 @@ public struct JSONWriter: Sendable {
     }
   }
 
-  /// Appends `string` quoted and escaped.
+  /// Appends `string` quoted and escaped.  Its UTF-8 is read in place: a small string
+  /// (up to 15 bytes, stored inline) is copied to the stack for the call, which costs
+  /// less than walking its `utf8` view byte by byte.
   public static func appendString(_ string: String, to out: inout [UInt8]) {
     out.append(UInt8(ascii: "\""))
-    let utf8 = string.utf8
-    if utf8.count <= 15 {
-      // Small strings live inline and offer no contiguous storage: walk their bytes,
-      // which is cheaper than materializing a buffer for them.
-      var plain = true
-      for b in utf8 where b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") {
-        plain = false
-        break
-      }
-      if plain {
-        out.append(contentsOf: utf8)
-        out.append(UInt8(ascii: "\""))
-        return
-      }
-    }
-    let done: Void? = utf8.withContiguousStorageIfAvailable { appendEscaped($0, to: &out) }
-    if done == nil {
-      var copy = string
-      copy.withUTF8 { appendEscaped($0, to: &out) }
-    }
+    var copy = string
+    copy.withUTF8 { appendEscaped($0, to: &out) }
     out.append(UInt8(ascii: "\""))
+  }
+
+  /// Appends `value` in decimal, the same digits as `String(value)`, without making the
+  /// string.
+  public static func appendInteger(_ value: Int64, to out: inout [UInt8]) {
+    if value < 0 { out.append(UInt8(ascii: "-")) }
+    appendInteger(value.magnitude, to: &out)
+  }
+
+  public static func appendInteger(_ value: UInt64, to out: inout [UInt8]) {
+    var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: UInt64.max has 20 digits
+    withUnsafeMutableBytes(of: &digits) { buffer in
+      var v = value
+      var at = buffer.count
+      repeat {
+        at -= 1
+        buffer[at] = UInt8(truncatingIfNeeded: v % 10) &+ UInt8(ascii: "0")
+        v /= 10
+      } while v > 0
+      out.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[at...]))
+    }
   }
 
   /// Appends `text`'s UTF-8 bytes verbatim (for text known to be valid JSON already).

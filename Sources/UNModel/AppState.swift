@@ -87,30 +87,33 @@ extension AppState {
   func upsertPending(
     _ request: NotificationRequest, anchor: Instant, nextDate: Instant, addedSequence: UInt64, hash: Int
   ) -> UInt64? {
-    let replaced = pending.upsert(
+    let (replaced, record) = pending.upsert(
       request, anchor: anchor, nextDate: nextDate, addedSequence: addedSequence, hash: hash)
-    journal?.pending(appId, request.identifier, removed: replaced)
+    journal?.pending(appId, record, removed: replaced)
     return replaced
   }
 
   /// A stored request, as a store hands it back at start-up.
   public func restorePending(_ entry: PendingRequest) {
-    let replaced = pending.upsert(
+    let (replaced, record) = pending.upsert(
       entry.request, anchor: entry.anchor, nextDate: entry.nextDate, addedSequence: entry.addedSequence,
       hash: PendingSchedule.hash(entry.identifier))
-    journal?.pending(appId, entry.identifier, removed: replaced)
+    journal?.pending(appId, record, removed: replaced)
   }
 
   /// Moves a repeating request to its next date.
   func reschedulePending(_ identifier: String, to date: Instant) {
-    if pending.reschedule(identifier, to: date) { journal?.pending(appId, identifier, removed: nil) }
+    guard pending.reschedule(identifier, to: date), let journal, journal.isEnabled,
+      let moved = pending.view(identifier)
+    else { return }
+    journal.pending(appId, moved.record, removed: nil)
   }
 
   /// Removes a request; returns its addition sequence (nil when there was none).
   @discardableResult
   func takePending(_ identifier: String) -> UInt64? {
     let removed = pending.take(identifier)
-    if let removed { journal?.pending(appId, identifier, removed: removed) }
+    if let removed { journal?.pendingRemoved(removed) }
     return removed
   }
 }

@@ -11,10 +11,11 @@ public struct ChangeSet: Sendable {
   public internal(set) var categories = Set<String>()
   /// Apps whose localized strings were replaced.
   public internal(set) var strings = Set<String>()
-  public internal(set) var pending = Set<Key>()
-  /// The addition sequences of pending requests removed or replaced: their stored rows
-  /// are numbered by it (`pending` lists what to write for the identifiers now).
-  public internal(set) var removedPending: [UInt64] = []
+  /// What happened to pending requests, in order: a request as it was when it was added,
+  /// replaced or rescheduled (a snapshot), or the addition sequence of one that left or
+  /// was replaced, which numbers its stored row.  Applied in order, the last change of a
+  /// row wins; recorded by appending, with no lookup or hashing.
+  public internal(set) var pending: [PendingChange] = []
   public internal(set) var delivered = Set<Key>()
   public internal(set) var queued = Set<String>()
   /// Apps wiped by `reset`: everything stored for them goes first.
@@ -29,8 +30,7 @@ public struct ChangeSet: Sendable {
   public internal(set) var forgottenEvents: [UInt64] = []
 
   public var isEmpty: Bool {
-    apps.isEmpty && categories.isEmpty && strings.isEmpty && pending.isEmpty && removedPending.isEmpty
-      && delivered.isEmpty
+    apps.isEmpty && categories.isEmpty && strings.isEmpty && pending.isEmpty && delivered.isEmpty
       && queued.isEmpty && resets.isEmpty && !globals && events.isEmpty && forgottenEvents.isEmpty
   }
 }
@@ -52,12 +52,17 @@ public final class ChangeJournal {
   func app(_ app: String) { if isEnabled { set.apps.insert(app) } }
   func categories(_ app: String) { if isEnabled { set.categories.insert(app) } }
   func strings(_ app: String) { if isEnabled { set.strings.insert(app) } }
-  /// A pending request changed; `removed` is the addition sequence of the one it replaced
-  /// or that left (nil when none did).
-  func pending(_ app: String, _ id: String, removed sequence: UInt64?) {
+  /// A pending request was added, replaced or moved: `record` is it now, `removed` the
+  /// addition sequence of the one it replaced (nil when none).  The record is copied: the
+  /// live one changes in place later, the copy is what the store writes.
+  func pending(_ app: String, _ record: PendingRecord, removed sequence: UInt64?) {
     guard isEnabled else { return }
-    set.pending.insert(ChangeSet.Key(app: app, identifier: id))
-    if let sequence { set.removedPending.append(sequence) }
+    if let sequence { set.pending.append(.removed(sequence)) }
+    set.pending.append(.stored(PendingSnapshot(app: app, record: record.clone())))
+  }
+  /// A pending request left; `sequence` numbers its stored row.
+  func pendingRemoved(_ sequence: UInt64) {
+    if isEnabled { set.pending.append(.removed(sequence)) }
   }
   func delivered(_ app: String, _ id: String) {
     if isEnabled { set.delivered.insert(ChangeSet.Key(app: app, identifier: id)) }
@@ -73,7 +78,7 @@ public final class ChangeJournal {
   /// scanning every row for the app's name.
   func forget(pending sequences: some Sequence<UInt64>, events: some Sequence<UInt64>) {
     guard isEnabled else { return }
-    set.removedPending.append(contentsOf: sequences)
+    set.pending.append(contentsOf: sequences.lazy.map { .removed($0) })
     set.forgottenEvents.append(contentsOf: events)
   }
   func global() { if isEnabled { set.globals = true } }
@@ -84,7 +89,11 @@ public final class ChangeJournal {
     set.categories.remove(app)
     set.strings.remove(app)
     set.queued.remove(app)
-    set.pending = set.pending.filter { $0.app != app }
+    // The app's requests stored earlier in this batch would be written only to be
+    // deleted (`forget` recorded the deletion of every row the app has).
+    set.pending.removeAll {
+      if case .stored(let s) = $0 { s.app == app } else { false }
+    }
     set.delivered = set.delivered.filter { $0.app != app }
     set.events.removeAll { $0.app == app }
   }

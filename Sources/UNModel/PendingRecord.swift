@@ -148,6 +148,16 @@ final class PendingRecord: ManagedBuffer<PendingRecordHeader, UInt8> {
     withUnsafeMutablePointers { header, base in body(Tail(base: base, width: header.pointee.flags.endWidth).field(k)) }
   }
 
+  /// Calls `body` with a function that gives the UTF-8 of text field `k`, for a reader
+  /// of several fields: the offsets' width is read once.
+  @inline(__always)
+  func withTexts<R>(_ body: ((Int) -> UnsafeBufferPointer<UInt8>) -> R) -> R {
+    withUnsafeMutablePointers { header, base in
+      let tail = Tail(base: base, width: header.pointee.flags.endWidth)
+      return body { tail.field($0) }
+    }
+  }
+
   /// Calls `body` with the identifier's UTF-8.
   @inline(__always)
   func withIdentifier<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R { withText(0, body) }

@@ -70,11 +70,12 @@ public struct PendingSchedule: Sendable {
   }
 
   /// Inserts or replaces a request, whose identifier hashes to `hash`, with its dates;
-  /// returns the addition sequence of the request it replaced, if any.
+  /// returns the addition sequence of the request it replaced, if any, and the record
+  /// that now holds the request.
   @discardableResult
   mutating func upsert(
     _ request: NotificationRequest, anchor: Instant, nextDate: Instant, addedSequence: UInt64, hash: Int
-  ) -> UInt64? {
+  ) -> (replaced: UInt64?, record: PendingRecord) {
     makeUnique()
     let s = storage
     let found = withUTF8Bytes(request.identifier) { s.index.find($0, hash: hash) }
@@ -82,18 +83,18 @@ public struct PendingSchedule: Sendable {
       let record = PendingRecord.make(request, anchor: anchor, nextDate: nextDate, addedSequence: addedSequence)
       s.heap.insert(record)
       s.index.insert(record, hash: hash)
-      return nil
+      return (nil, record)
     }
     let replaced = record.addedSequence
     let i = record.heapIndex
     if record.overwrite(request, anchor: anchor, nextDate: nextDate, addedSequence: addedSequence) {
       s.heap.update(at: i)
-    } else {
-      let bigger = PendingRecord.make(request, anchor: anchor, nextDate: nextDate, addedSequence: addedSequence)
-      withUTF8Bytes(request.identifier) { s.index.replace($0, hash: hash, with: bigger) }
-      s.heap.put(bigger, at: i)
+      return (replaced, record)
     }
-    return replaced
+    let bigger = PendingRecord.make(request, anchor: anchor, nextDate: nextDate, addedSequence: addedSequence)
+    withUTF8Bytes(request.identifier) { s.index.replace($0, hash: hash, with: bigger) }
+    s.heap.put(bigger, at: i)
+    return (replaced, bigger)
   }
 
   /// Moves a request to a new next date (a repeating trigger that fired); false when

@@ -41,4 +41,25 @@ public struct PendingView {
       }
     record.withText(k, body)
   }
+
+  /// Every text field's UTF-8 at once (valid only during the call): one visit of the
+  /// record for a writer that reads them all.
+  public func withTexts<R>(_ body: (PendingTexts) -> R) -> R {
+    record.withTexts { f in
+      body(
+        PendingTexts(
+          identifier: f(0), title: f(1), body: f(2), categoryIdentifier: f(3), threadIdentifier: f(4), userInfo: f(5)))
+    }
+  }
+}
+
+/// A pending request's text fields as the UTF-8 its record stores (`withTexts`).
+public struct PendingTexts {
+  public let identifier: UnsafeBufferPointer<UInt8>
+  public let title: UnsafeBufferPointer<UInt8>
+  public let body: UnsafeBufferPointer<UInt8>
+  public let categoryIdentifier: UnsafeBufferPointer<UInt8>
+  public let threadIdentifier: UnsafeBufferPointer<UInt8>
+  /// The compact JSON text of `userInfo`.
+  public let userInfo: UnsafeBufferPointer<UInt8>
 }

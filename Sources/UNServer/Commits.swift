@@ -3,7 +3,8 @@ import UNStore
 import UVLoop
 
 /// Commit off the loop, with `--state`: at the end of each loop iteration the changes
-/// of that iteration are encoded into rows on the loop thread (the center is the loop's)
+/// of that iteration are taken from the center on the loop thread (the center is the
+/// loop's: the rare rows encoded, pending requests and events as snapshots and values)
 /// and handed to the store's writer thread (`StoreWriter`), which commits everything
 /// handed over since its previous commit in one transaction (group commit) and wakes the
 /// loop (`LoopWakeup`).  Meanwhile the loop goes on reading, parsing and handling
@@ -36,9 +37,8 @@ final class Commits {
   /// End of an iteration: what changed goes to the writer as the next commit.
   func submit() {
     guard !failed else { return }
-    let rows = Persistence.takeChanges(from: center)
-    guard !rows.isEmpty else { return }
-    writer.submit(rows, batch: order.next())
+    guard let changes = Persistence.takeChanges(from: center) else { return }
+    writer.submit(changes, batch: order.next())
   }
 
   /// On the loop, after the writer committed (one call may cover several commits).

@@ -82,14 +82,18 @@ final class Persistence {
   /// Writes what changed since the last commit, in one transaction, on this thread
   /// (start-up, and tests; the running daemon commits through `Commits`).
   func commit(_ center: Center) throws {
-    try store.commit(Self.takeChanges(from: center))
+    var changes: [StoreChange] = []
+    Self.takeChanges(from: center)?.append(to: &changes)
+    try store.commit(changes)
   }
 
-  /// What changed since the last call, as rows to write: read from the center on the
-  /// loop thread, so the rows can then be committed anywhere.  Empty when nothing changed.
-  static func takeChanges(from center: Center) -> [StoreChange] {
+  /// What changed since the last call, nil when nothing did.  The rare rows (apps,
+  /// globals, ...) are read from the center and encoded here, on the loop thread; pending
+  /// requests and events, a row or two per request, are handed over as they were
+  /// recorded (snapshots and values) and become changes where the batch is committed.
+  static func takeChanges(from center: Center) -> ChangedRows? {
     let changes = center.takeChanges()
-    guard !changes.isEmpty else { return [] }
+    guard !changes.isEmpty else { return nil }
     var out: [StoreChange] = []
     for app in changes.resets.sorted() { out.append(.deleteApp(app)) }
     for app in changes.apps.sorted() {
@@ -105,15 +109,6 @@ final class Persistence {
       var row: [UInt8] = []
       CategoryShape.encode(state.categories, &row)
       out.append(.put(StoredRow(table: Table.categories, app: app, key: "", value: row)))
-    }
-    // Pending rows are numbered by their addition sequence: the rows of removed or
-    // replaced requests go, then each changed identifier's current request is written.
-    for sequence in changes.removedPending { out.append(.deleteNumbered(table: Table.pending, number: sequence)) }
-    for key in changes.pending {
-      guard let view = center.apps[key.app]?.pending.view(key.identifier) else { continue }
-      out.append(
-        .putNumbered(
-          table: Table.pending, app: key.app, number: view.addedSequence, value: StateCodec.pendingRow(view)))
     }
     for key in changes.delivered {
       if let n = center.apps[key.app]?.delivered[key.identifier] {
@@ -134,19 +129,8 @@ final class Persistence {
     if changes.globals {
       out.append(put(Table.globals, "", "", StateCodec.globals(center.snapshotGlobals())))
     }
-    // The event history: the rows of events pushed out of it go; the new ones are added
-    // (an event pushed out in the same batch it arrived in is never written).
-    let forgotten = Set(changes.forgottenEvents)
-    for sequence in changes.forgottenEvents {
-      out.append(.deleteNumbered(table: Table.events, number: StateCodec.eventNumberBase + sequence))
-    }
-    for event in changes.events where !forgotten.contains(event.sequence) {
-      out.append(
-        .putNumbered(
-          table: Table.events, app: event.app, number: StateCodec.eventNumberBase + event.sequence,
-          value: StateCodec.eventRow(event)))
-    }
-    return out
+    return ChangedRows(
+      keyed: out, pending: changes.pending, events: changes.events, forgottenEvents: changes.forgottenEvents)
   }
 
   private static func put(_ table: String, _ app: String, _ key: String, _ value: JSONValue) -> StoreChange {

@@ -14,14 +14,20 @@ extension StateCodec {
   static func eventRow(_ e: Event) -> [UInt8] {
     var o: [UInt8] = []
     o.reserveCapacity(160)
+    eventRow(e, into: &o)
+    return o
+  }
+
+  /// Runs on the store's writer thread (`EventRowValue`).
+  static func eventRow(_ e: Event, into o: inout [UInt8]) {
     JSONWriter.appendASCII(#"{"seq":"#, to: &o)
-    JSONWriter.appendRaw(String(e.sequence), to: &o)
+    JSONWriter.appendInteger(e.sequence, to: &o)
     JSONWriter.appendASCII(#","type":"#, to: &o)
     JSONWriter.appendString(e.kind.rawValue, to: &o)
     JSONWriter.appendASCII(#","app":"#, to: &o)
     JSONWriter.appendString(e.app, to: &o)
     JSONWriter.appendASCII(#","date":"#, to: &o)
-    JSONWriter.appendRaw(String(e.date.milliseconds), to: &o)
+    JSONWriter.appendInteger(e.date.milliseconds, to: &o)
     JSONWriter.appendASCII(#","fields":["#, to: &o)
     var first = true
     e.forEachField { name, value in
@@ -35,7 +41,7 @@ extension StateCodec {
         JSONWriter.appendString(s, to: &o)
       case .int(let i):
         JSONWriter.appendASCII(#","i","#, to: &o)
-        JSONWriter.appendRaw(String(i), to: &o)
+        JSONWriter.appendInteger(Int64(i), to: &o)
       case .bool(let b):
         JSONWriter.appendASCII(b ? #","b",true"# : #","b",false"#, to: &o)
       case .strings(let list):
@@ -47,12 +53,11 @@ extension StateCodec {
         o.append(UInt8(ascii: "]"))
       case .date(let d):
         JSONWriter.appendASCII(#","d","#, to: &o)
-        JSONWriter.appendRaw(String(d.milliseconds), to: &o)
+        JSONWriter.appendInteger(d.milliseconds, to: &o)
       }
       o.append(UInt8(ascii: "]"))
     }
     JSONWriter.appendASCII("]}", to: &o)
-    return o
   }
 
   static func decodeEvent(_ v: JSONValue) throws(Corrupt) -> Event {

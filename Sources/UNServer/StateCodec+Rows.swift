@@ -9,12 +9,16 @@ extension StateCodec {
   static func pendingRow(_ p: PendingRequest) -> [UInt8] {
     var o: [UInt8] = []
     o.reserveCapacity(256)
+    pendingRow(p, into: &o)
+    return o
+  }
+
+  static func pendingRow(_ p: PendingRequest, into o: inout [UInt8]) {
     WireBytes.key(#"{"request":{"identifier":"#, &o)
     WireBytes.string(p.request.identifier, &o)
     WireBytes.key(#","content":"#, &o)
     changedContent(p.request.content, &o)
     rowEnd(p.request.trigger, anchor: p.anchor, next: p.nextDate, added: p.addedSequence, &o)
-    return o
   }
 
   /// The trigger and the dates that close a pending row.
@@ -22,11 +26,11 @@ extension StateCodec {
     WireBytes.key(#","trigger":"#, &o)
     TriggerShape.encode(trigger, &o)
     WireBytes.key(#"},"anchor":"#, &o)
-    JSONWriter.appendRaw(String(anchor.milliseconds), to: &o)
+    JSONWriter.appendInteger(anchor.milliseconds, to: &o)
     WireBytes.key(#","next":"#, &o)
-    JSONWriter.appendRaw(String(next.milliseconds), to: &o)
+    JSONWriter.appendInteger(next.milliseconds, to: &o)
     WireBytes.key(#","added":"#, &o)
-    JSONWriter.appendRaw(String(added), to: &o)
+    JSONWriter.appendInteger(added, to: &o)
     o.append(UInt8(ascii: "}"))
   }
 
@@ -34,31 +38,36 @@ extension StateCodec {
   /// common content fields, a time-interval trigger) straight from the record's bytes,
   /// anything else through the request value.  The same bytes either way (tested).
   static func pendingRow(_ v: PendingView) -> [UInt8] {
-    guard v.hasOnlyCommonContent, case .timeInterval(let t)? = v.trigger else { return pendingRow(v.entry) }
     var o: [UInt8] = []
     o.reserveCapacity(256)
-    WireBytes.key(#"{"request":{"identifier":"#, &o)
-    v.withUTF8(.identifier) { JSONWriter.appendString(utf8: $0, to: &o) }
-    WireBytes.key(#","content":"#, &o)
-    var first = true
-    func text(_ key: StaticString, _ field: PendingView.Text, raw: Bool = false) {
-      v.withUTF8(field) { bytes in
+    pendingRow(v, into: &o)
+    return o
+  }
+
+  /// Runs on the store's writer thread, from a `PendingSnapshot` (`PendingRowValue`).
+  static func pendingRow(_ v: PendingView, into o: inout [UInt8]) {
+    guard v.hasOnlyCommonContent, case .timeInterval(let t)? = v.trigger else { return pendingRow(v.entry, into: &o) }
+    v.withTexts { texts in
+      WireBytes.key(#"{"request":{"identifier":"#, &o)
+      JSONWriter.appendString(utf8: texts.identifier, to: &o)
+      WireBytes.key(#","content":"#, &o)
+      var first = true
+      func text(_ key: StaticString, _ bytes: UnsafeBufferPointer<UInt8>, raw: Bool = false) {
         guard !bytes.isEmpty, !(raw && bytes.count == 2) else { return }  // "" and {} are defaults
         o.append(first ? UInt8(ascii: "{") : UInt8(ascii: ","))
         first = false
         WireBytes.key(key, &o)
         if raw { o.append(contentsOf: bytes) } else { JSONWriter.appendString(utf8: bytes, to: &o) }
       }
+      text(#""title":"#, texts.title)
+      text(#""body":"#, texts.body)
+      text(#""userInfo":"#, texts.userInfo, raw: true)
+      text(#""categoryIdentifier":"#, texts.categoryIdentifier)
+      text(#""threadIdentifier":"#, texts.threadIdentifier)
+      if first { o.append(UInt8(ascii: "{")) }
+      o.append(UInt8(ascii: "}"))
     }
-    text(#""title":"#, .title)
-    text(#""body":"#, .body)
-    text(#""userInfo":"#, .userInfo, raw: true)
-    text(#""categoryIdentifier":"#, .categoryIdentifier)
-    text(#""threadIdentifier":"#, .threadIdentifier)
-    if first { o.append(UInt8(ascii: "{")) }
-    o.append(UInt8(ascii: "}"))
     rowEnd(.timeInterval(t), anchor: v.anchor, next: v.nextDate, added: v.addedSequence, &o)
-    return o
   }
 
   /// The content object with the fields that are not at their default values, as

@@ -31,8 +31,19 @@ public final class SQLiteStore: StateStore {
   /// The keyed tables in use: `deleteApp` deletes table by table, each a range of the
   /// primary key (tbl, app, key), instead of scanning every row for the app.
   private var tables = Set<String>()
-  private var putNumbered: OpaquePointer?
-  private var deleteNumbered: OpaquePointer?
+  private(set) var putNumberedStatement: OpaquePointer?
+  private(set) var deleteNumberedStatement: OpaquePointer?
+  /// The same, `rowsPerStatement` rows at a time (`applyInRuns`).
+  private(set) var putNumberedRowsStatement: OpaquePointer?
+  private(set) var deleteNumberedRowsStatement: OpaquePointer?
+  private(set) var deleteNumberedRangeStatement: OpaquePointer?
+  /// Where numbered rows' bytes are made (`StoredValue.write`) and their texts copied,
+  /// reused from chunk to chunk, and where each row's parts are.
+  var scratch: [UInt8] = []
+  /// Pages in the write-ahead log after the last commit (the WAL hook sets it).
+  private var logPages = 0
+  static let checkpointPages = 1000
+  var layouts: [RowLayout] = []
 
   public init(directory: String, durability: Durability) throws(StoreError) {
     path = directory.hasSuffix("/") ? directory + "uncenter.db" : directory + "/uncenter.db"
@@ -64,6 +75,8 @@ public final class SQLiteStore: StateStore {
 
   deinit { close() }
 
+  func failure(_ what: String) -> StoreError { fail(what) }
+
   private func fail(_ what: String) -> StoreError {
     StoreError("\(path): \(what): \(db.map { String(cString: sqlite3_errmsg($0)) } ?? "closed")")
   }
@@ -85,12 +98,19 @@ public final class SQLiteStore: StateStore {
     try exec("PRAGMA locking_mode=EXCLUSIVE")
     try exec("PRAGMA journal_mode=WAL")
     try exec("PRAGMA synchronous=\(durability == .full ? "FULL" : "NORMAL")")
+    // The write-ahead log is copied back into the database (a checkpoint, which syncs
+    // both files) by `maintain`, after the commit's answers are released, rather than by
+    // SQLite inside the commit that fills it.  The hook replaces SQLite's automatic
+    // checkpoint and records how many pages the log holds after each commit.
+    sqlite3_wal_hook(
+      db,
+      { context, _, _, pages in
+        Unmanaged<SQLiteStore>.fromOpaque(context!).takeUnretainedValue().logPages = Int(pages)
+        return SQLITE_OK
+      }, Unmanaged.passUnretained(self).toOpaque())
     // A page cache of 64 MiB (SQLite's default is 2 MiB): with hundreds of thousands of
     // pending requests, the key index's pages then stay in memory instead of being read
     // back from the file on every commit.
-    try exec("PRAGMA cache_size=-65536")
-    // Every pending request is a row; a larger page cache (64 MiB, default 2 MiB) keeps the
-    // B-tree's inner pages in memory once the state outgrows the default.
     try exec("PRAGMA cache_size=-65536")
     let version = try userVersion()
     switch version {
@@ -122,8 +142,12 @@ public final class SQLiteStore: StateStore {
     delete = try prepare("DELETE FROM rows WHERE tbl = ?1 AND app = ?2 AND key = ?3")
     deleteApp = try prepare("DELETE FROM rows WHERE tbl = ?1 AND app = ?2")
     try loadTableNames()
-    putNumbered = try prepare("INSERT OR REPLACE INTO numbered (tbl, num, app, value) VALUES (?1, ?2, ?3, ?4)")
-    deleteNumbered = try prepare("DELETE FROM numbered WHERE num = ?2 AND tbl = ?1")
+    putNumberedStatement = try prepare(
+      "INSERT OR REPLACE INTO numbered (tbl, num, app, value) VALUES (?1, ?2, ?3, ?4)")
+    deleteNumberedStatement = try prepare("DELETE FROM numbered WHERE num = ?2 AND tbl = ?1")
+    putNumberedRowsStatement = try prepare(Self.putNumberedRows)
+    deleteNumberedRowsStatement = try prepare(Self.deleteNumberedRows)
+    deleteNumberedRangeStatement = try prepare(Self.deleteNumberedRange)
   }
 
   /// The distinct table names, one index seek each (`tbl > previous`), not a scan.
@@ -181,7 +205,7 @@ public final class SQLiteStore: StateStore {
     guard !changes.isEmpty else { return }
     try exec("BEGIN IMMEDIATE")
     do {
-      for change in changes { try apply(change) }
+      try applyInRuns(changes)
       try exec("COMMIT")
     } catch {
       sqlite3_exec(db, "ROLLBACK", nil, nil, nil)
@@ -189,70 +213,71 @@ public final class SQLiteStore: StateStore {
     }
   }
 
-  private func apply(_ change: StoreChange) throws(StoreError) {
-    let stmt: OpaquePointer?
+  func apply(_ change: StoreChange) throws(StoreError) {
     switch change {
     case .put(let row):
       if !tables.contains(row.table) { tables.insert(row.table) }
-      stmt = put
-      bind(stmt, 1, row.table)
-      bind(stmt, 2, row.app)
-      bind(stmt, 3, row.key)
-      _ = row.value.withUnsafeBytes {
-        sqlite3_bind_blob(
-          stmt, 4, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32($0.count), uncenter_sqlite_transient())
-      }
-    case .delete(let table, let app, let key):
-      stmt = delete
-      bind(stmt, 1, table)
-      bind(stmt, 2, app)
-      bind(stmt, 3, key)
-    case .deleteApp(let app):
-      for table in tables.sorted() {
-        try run(deleteApp) {
-          bind($0, 1, table)
-          bind($0, 2, app)
+      try run(put) { stmt in
+        row.value.withUnsafeBytes { value in
+          bind(stmt, 1, row.table)
+          bind(stmt, 2, row.app)
+          bind(stmt, 3, row.key)
+          sqlite3_bind_blob(
+            stmt, 4, value.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(value.count),
+            uncenter_sqlite_transient())
+          return step(stmt)
         }
       }
-      return
-    case .putNumbered(let table, let app, let number, let value):
-      stmt = putNumbered
-      bind(stmt, 1, table)
-      sqlite3_bind_int64(stmt, 2, Int64(bitPattern: number))
-      bind(stmt, 3, app)
-      _ = value.withUnsafeBytes {
-        sqlite3_bind_blob(
-          stmt, 4, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32($0.count), uncenter_sqlite_transient())
+    case .delete(let table, let app, let key):
+      try run(delete) { stmt in
+        bind(stmt, 1, table)
+        bind(stmt, 2, app)
+        bind(stmt, 3, key)
+        return step(stmt)
       }
-    case .deleteNumbered(let table, let number):
-      stmt = deleteNumbered
-      bind(stmt, 1, table)
-      sqlite3_bind_int64(stmt, 2, Int64(bitPattern: number))
+    case .deleteApp(let app):
+      for table in tables.sorted() {
+        try run(deleteApp) { stmt in
+          bind(stmt, 1, table)
+          bind(stmt, 2, app)
+          return step(stmt)
+        }
+      }
+    case .putNumbered, .deleteNumbered:
+      try applyInRuns([change])  // a run of one
     }
-    defer {
-      sqlite3_reset(stmt)
-      sqlite3_clear_bindings(stmt)
-    }
-    guard sqlite3_step(stmt) == SQLITE_DONE else { throw fail("writing the state") }
   }
 
-  /// Binds, steps and resets one statement.
-  private func run(_ stmt: OpaquePointer?, _ bindings: (OpaquePointer?) -> Void) throws(StoreError) {
-    bindings(stmt)
-    defer {
-      sqlite3_reset(stmt)
-      sqlite3_clear_bindings(stmt)
-    }
-    guard sqlite3_step(stmt) == SQLITE_DONE else { throw fail("writing the state") }
+  /// Runs one statement: `body` binds every parameter and steps (`step`); the statement
+  /// is then reset for its next use.  Bindings are not cleared: every use binds them all.
+  private func run(_ stmt: OpaquePointer?, _ body: (OpaquePointer?) -> Int32) throws(StoreError) {
+    let rc = body(stmt)
+    sqlite3_reset(stmt)
+    guard rc == SQLITE_DONE else { throw fail("writing the state") }
   }
+
+  private func step(_ stmt: OpaquePointer?) -> Int32 { sqlite3_step(stmt) }
 
   private func bind(_ stmt: OpaquePointer?, _ index: Int32, _ text: String) {
     sqlite3_bind_text(stmt, index, text, -1, uncenter_sqlite_transient())
   }
 
+  /// Checkpoints once the log holds `checkpointPages` pages (SQLite's own threshold);
+  /// passive: a failure leaves the pages in the log, where they stay durable, and the
+  /// next call tries again.
+  public func maintain() {
+    guard logPages >= Self.checkpointPages else { return }
+    sqlite3_wal_checkpoint_v2(db, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
+    logPages = 0
+  }
+
   public func close() {
-    for stmt in [put, delete, deleteApp, putNumbered, deleteNumbered] { sqlite3_finalize(stmt) }
-    (put, delete, deleteApp, putNumbered, deleteNumbered) = (nil, nil, nil, nil, nil)
+    for stmt in [
+      put, delete, deleteApp, putNumberedStatement, deleteNumberedStatement, putNumberedRowsStatement,
+      deleteNumberedRowsStatement, deleteNumberedRangeStatement,
+    ] { sqlite3_finalize(stmt) }
+    (put, delete, deleteApp, putNumberedStatement, deleteNumberedStatement) = (nil, nil, nil, nil, nil)
+    (putNumberedRowsStatement, deleteNumberedRowsStatement, deleteNumberedRangeStatement) = (nil, nil, nil)
     if db != nil { sqlite3_close(db) }
     db = nil
   }

@@ -8,7 +8,14 @@ public protocol StateStore: AnyObject {
   func loadAll() throws(StoreError) -> [StoredRow]
   /// Applies all changes in one transaction: all or nothing.
   func commit(_ changes: [StoreChange]) throws(StoreError)
+  /// Work that may follow a commit and that no answer waits for: the commit is already
+  /// durable (`StoreWriter` calls it after reporting the commit).
+  func maintain()
   func close()
+}
+
+extension StateStore {
+  public func maintain() {}
 }
 
 /// A row: which table, which app (empty for daemon-wide rows), which key, what bytes.
@@ -26,8 +33,20 @@ public struct StoredRow: Sendable, Hashable {
   }
 }
 
+/// A numbered row's value: bytes, or a snapshot of what changed that the store encodes
+/// when it writes the row.  The store writes on its own thread (`StoreWriter`), so the
+/// daemon's loop hands over an immutable snapshot and the encoding happens there.
+public protocol StoredValue: Sendable {
+  /// Appends the row's bytes (called once, by the store, on the thread that writes).
+  func write(into bytes: inout [UInt8])
+}
+
+extension Array: StoredValue where Element == UInt8 {
+  public func write(into bytes: inout [UInt8]) { bytes.append(contentsOf: self) }
+}
+
 /// One change of a commit.
-public enum StoreChange: Sendable, Hashable {
+public enum StoreChange: Sendable {
   case put(StoredRow)
   case delete(table: String, app: String, key: String)
   /// Every keyed row of the app, in every table (`reset`).  Numbered rows are left to
@@ -38,7 +57,7 @@ public enum StoreChange: Sendable, Hashable {
   /// all tables (a pending request's addition sequence), instead of a key.  Kept in number order, new rows are
   /// appended rather than slotted in among the others, so a commit of many new rows
   /// touches few pages.  Loaded with the number as its key.
-  case putNumbered(table: String, app: String, number: UInt64, value: [UInt8])
+  case putNumbered(table: String, app: String, number: UInt64, value: any StoredValue)
   case deleteNumbered(table: String, number: UInt64)
 }
 
@@ -70,8 +89,10 @@ public final class MemoryStore: StateStore {
       case .delete(let table, let app, let key): rows[Self.id(table, app, key)] = nil
       case .deleteApp(let app): rows = rows.filter { $0.value.app != app || $0.key.contains(Self.numberedMark) }
       case .putNumbered(let table, let app, let number, let value):
+        var bytes: [UInt8] = []
+        value.write(into: &bytes)
         rows[Self.id(table, "\u{1}", String(number))] = StoredRow(
-          table: table, app: app, key: String(number), value: value)
+          table: table, app: app, key: String(number), value: bytes)
       case .deleteNumbered(let table, let number): rows[Self.id(table, "\u{1}", String(number))] = nil
       }
     }

@@ -20,7 +20,7 @@ public final class StoreWriter: Sendable {
   }
 
   private struct Shared {
-    var queue: [(batch: UInt64, changes: [StoreChange])] = []
+    var queue: [(batch: UInt64, changes: any StoreBatch)] = []
     var progress = Progress()
     var closing = false
   }
@@ -41,7 +41,7 @@ public final class StoreWriter: Sendable {
   }
 
   /// Queues a batch; numbers must increase.
-  public func submit(_ changes: [StoreChange], batch: UInt64) {
+  public func submit(_ changes: some StoreBatch, batch: UInt64) {
     shared.withLock { shared in
       assert(!shared.closing, "StoreWriter.submit after close")
       assert(shared.queue.last.map { $0.batch < batch } ?? true)
@@ -77,15 +77,19 @@ public final class StoreWriter: Sendable {
         let failed = shared.withLock { $0.progress.failure != nil }
         if !failed {
           var changes: [StoreChange] = []
-          changes.reserveCapacity(batches.reduce(0) { $0 + $1.changes.count })
-          for batch in batches { changes.append(contentsOf: batch.changes) }
+          for batch in batches { batch.changes.append(to: &changes) }
+          var committed = false
           do {
             try store.commit(changes)
             shared.withLock { $0.progress.durable = last.batch }
+            committed = true
           } catch {
             shared.withLock { $0.progress.failure = error }
           }
           notify()
+          // After the answers are released: the loop reads and handles the next
+          // requests meanwhile.
+          if committed { store.maintain() }
         }
       }
       if closing { break }
@@ -93,6 +97,18 @@ public final class StoreWriter: Sendable {
     store.close()
     ended.signal()
   }
+}
+
+/// What one `submit` hands to the writer: changes, or what they are made from (the writer
+/// makes them when it commits, on its own thread, so the submitting thread only hands
+/// over values).
+public protocol StoreBatch: Sendable {
+  /// Appends the batch's changes, in the order they apply.
+  func append(to changes: inout [StoreChange])
+}
+
+extension Array: StoreBatch where Element == StoreChange {
+  public func append(to changes: inout [StoreChange]) { changes.append(contentsOf: self) }
 }
 
 /// Carries the store to the writer thread.  `@unchecked Sendable` is safe because the

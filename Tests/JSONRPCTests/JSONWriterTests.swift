@@ -78,4 +78,17 @@ final class JSONWriterTests: XCTestCase {
     XCTAssertEqual(String(decoding: value.encoded(), as: UTF8.self), #"{"s":"Aé€😀\n/\"","t":[1,-0.5e10,true]}"#)
     XCTAssertEqual(try JSONParser.parse(value.encoded()), value)
   }
+
+  func testIntegersAreWrittenAsTheirDescription() {
+    for value: Int64 in [0, 1, -1, 9, 10, -10, 99, 1_767_254_400_000, .max, .min] {
+      var out: [UInt8] = []
+      JSONWriter.appendInteger(value, to: &out)
+      XCTAssertEqual(String(decoding: out, as: UTF8.self), String(value))
+    }
+    for value: UInt64 in [0, 7, 4_611_686_018_427_387_904, .max] {
+      var out: [UInt8] = []
+      JSONWriter.appendInteger(value, to: &out)
+      XCTAssertEqual(String(decoding: out, as: UTF8.self), String(value))
+    }
+  }
 }

@@ -95,4 +95,25 @@ final class StateRowTests: XCTestCase {
     let row = try roundTrip(pending(c, nil))
     XCTAssertTrue(row.contains(#""content":{"title":"Standup"}"#), row)
   }
+
+  /// The time-interval trigger a row holds reads back as the same trigger, whole and
+  /// fractional intervals alike, and whole seconds are written without a fraction.
+  func testTimeIntervalTriggerBytesRoundTrip() throws {
+    for seconds in [0.001, 0.5, 1, 59.5, 60, 61.25, 3_600, 86_400.75, 1e9, TimeIntervalTrigger.maxSeconds] {
+      for repeats in [false, true] where !repeats || seconds >= 60 {
+        let t = try TimeIntervalTrigger(seconds: seconds, repeats: repeats)
+        var bytes: [UInt8] = []
+        TriggerShape.encode(.timeInterval(t), &bytes)
+        let tree = try bytes.withUnsafeBytes { (b: UnsafeRawBufferPointer) throws(JSONParseError) in
+          try JSONParser.parse(b)
+        }
+        XCTAssertEqual(try TriggerShape.decode(tree), .timeInterval(t), "\(seconds)")
+        if seconds == 3_600 {
+          XCTAssertEqual(
+            String(decoding: bytes, as: UTF8.self),
+            #"{"type":"timeInterval","timeInterval":3600,"repeats":\#(repeats)}"#)
+        }
+      }
+    }
+  }
 }

@@ -137,4 +137,37 @@ final class StoreTests: XCTestCase {
       XCTAssertTrue("\(error)".contains("is not a directory"), "\(error)")
     }
   }
+
+  /// Long runs of numbered puts and deletes (written several rows per statement by the
+  /// SQLite store) end in the same rows as the memory store's one-by-one changes: later
+  /// changes of a number win, deletes (ranges of consecutive numbers, or any numbers)
+  /// reach only their table, partial chunks included
+  /// (numbers are unique across tables, as the server assigns them).
+  func testLongNumberedRunsMatchTheMemoryStore() throws {
+    var changes: [StoreChange] = []
+    for n in 1...100 as ClosedRange<UInt64> {
+      changes.append(
+        .putNumbered(table: n % 3 == 0 ? "e" : "p", app: "a\(n % 4)", number: n, value: Array("v\(n)".utf8)))
+    }
+    for n in 1...40 as ClosedRange<UInt64> {
+      changes.append(.putNumbered(table: "p", app: "z", number: 200 + n, value: Array("w\(n)".utf8)))
+    }
+    for n in 1...70 as ClosedRange<UInt64> { changes.append(.deleteNumbered(table: "p", number: n)) }
+    for n in 211...235 as ClosedRange<UInt64> { changes.append(.deleteNumbered(table: "p", number: n)) }
+    for n in 60...99 as ClosedRange<UInt64> { changes.append(.deleteNumbered(table: "e", number: n)) }
+    for n in stride(from: 202, through: 280, by: 2) as StrideThrough<UInt64> {
+      changes.append(.deleteNumbered(table: "p", number: n))
+    }
+    changes.append(.putNumbered(table: "p", app: "a", number: 5, value: Array("back".utf8)))
+    let sqlite = try SQLiteStore(directory: directory, durability: .normal)
+    let memory = MemoryStore()
+    try sqlite.commit(changes)
+    try memory.commit(changes)
+    let stored = try sqlite.loadAll()
+    XCTAssertEqual(
+      stored.sorted { ($0.table, $0.key) < ($1.table, $1.key) },
+      try memory.loadAll().sorted { ($0.table, $0.key) < ($1.table, $1.key) })
+    XCTAssertEqual(stored.count, 47)
+    sqlite.close()
+  }
 }

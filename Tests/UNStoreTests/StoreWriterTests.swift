@@ -43,6 +43,26 @@ final class StoreWriterTests: XCTestCase {
     reopened.close()
   }
 
+  /// The write-ahead log is checkpointed between commits (`maintain`), so it stays near
+  /// the checkpoint threshold however much is written through the writer.
+  func testTheLogIsCheckpointedBetweenCommits() throws {
+    let writer = StoreWriter(store: try SQLiteStore(directory: directory, durability: .normal)) {}
+    let value = [UInt8](repeating: UInt8(ascii: "x"), count: 1000)
+    for batch in 1...300 as ClosedRange<UInt64> {
+      let rows = (0..<100).map { i in
+        StoreChange.putNumbered(table: "t", app: "a", number: batch * 1000 + UInt64(i), value: value)
+      }
+      writer.submit(rows, batch: batch)
+      // One commit per batch, as a busy daemon makes them.
+      while writer.progress.durable < batch { usleep(100) }
+    }
+    // 30 MB went through the log, which never shrinks while the store is open: without
+    // checkpoints it would hold all of it.
+    let attributes = try FileManager.default.attributesOfItem(atPath: directory + "/uncenter.db-wal")
+    XCTAssertLessThan(attributes[.size] as? Int ?? .max, 12_000_000)
+    XCTAssertEqual(writer.close().durable, 300)
+  }
+
   /// A failed commit stops the writer: the failure is reported, and no later batch is
   /// written (it would store a state the daemon never had).
   func testAFailedCommitStopsWriting() throws {
