@@ -11,6 +11,10 @@ final class Dispatcher {
   let metrics: Metrics
   let dates = DateTextCache()
   let warningTexts = WarningsTextCache()
+  /// The result of the last fast-path `scheduleLocal`, reused: its answer is copied into
+  /// the connection's output and dropped before the next request, so the array is
+  /// unique again and keeps its capacity (a new one per request cost an allocation).
+  private var scheduleResult: [UInt8] = []
 
   init(center: Center, configuration: ServerConfiguration, log: Log, metrics: Metrics) {
     self.center = center
@@ -56,13 +60,13 @@ final class Dispatcher {
   func handle(_ fast: ScheduleLocalFastPath, from client: ClientState) -> Answer? {
     metrics.requests += 1
     let call = Call(params: nil, client: client, dispatcher: self)
-    let bytes: [UInt8]
+    scheduleResult.removeAll(keepingCapacity: true)
     do {
-      bytes = try ScheduleLocal.run(call, app: try call.app(named: fast.app), fast.request)
+      try ScheduleLocal.run(call, app: try call.app(named: fast.app), fast.request, into: &scheduleResult)
     } catch {
       return fast.id.map { .error($0, error) }
     }
-    return fast.id.map { .encoded($0, bytes) }
+    return fast.id.map { .encoded($0, scheduleResult) }
   }
 
   private func run(_ request: Request, from client: ClientState) throws(RPCError) -> Reply {

@@ -11,7 +11,10 @@ enum ScheduleLocal: Method {
     var request = try request(from: p)
     // Attachments are copied into the data store first (the fast path never has any).
     request.content = try AttachmentStore.store(request.content, app: app, call.configuration)
-    return .bytes(try run(call, app: app, request))
+    var o: [UInt8] = []
+    o.reserveCapacity(160)
+    try run(call, app: app, request, into: &o)
+    return .bytes(o)
   }
 
   static let fields = ["app", "identifier", "content", "trigger"]
@@ -24,12 +27,12 @@ enum ScheduleLocal: Method {
     return NotificationRequest(identifier: identifier, content: content, trigger: trigger)
   }
 
-  /// Schedules a decoded request for an app the caller may use; the result as JSON bytes.
-  /// Shared by `handle` and the fast path (`ScheduleLocalFastPath`).
-  static func run(_ call: Call, app: String, _ request: NotificationRequest) throws(RPCError) -> [UInt8] {
+  /// Schedules a decoded request for an app the caller may use and appends the result
+  /// as JSON bytes to `o`.  Shared by `handle` and the fast path (`ScheduleLocalFastPath`).
+  static func run(
+    _ call: Call, app: String, _ request: NotificationRequest, into o: inout [UInt8]
+  ) throws(RPCError) {
     let r = try call.model { () throws(UNError) in try call.center.schedule(app: app, request) }
-    var o: [UInt8] = []
-    o.reserveCapacity(160)
     WireBytes.key(#"{"identifier":"#, &o)
     WireBytes.string(r.identifier, &o)
     WireBytes.key(r.scheduled ? #","scheduled":true"# : #","scheduled":false"#, &o)
@@ -38,6 +41,5 @@ enum ScheduleLocal: Method {
     WireBytes.key(#","warnings":"#, &o)
     WireBytes.warnings(r.warnings, &o, cache: call.warningTexts)
     o.append(UInt8(ascii: "}"))
-    return o
   }
 }
