@@ -61,21 +61,9 @@ public struct JSONWriter: Sendable {
   /// Appends `string` quoted and escaped.
   public static func appendString(_ string: String, to out: inout [UInt8]) {
     out.append(UInt8(ascii: "\""))
+    // Small strings too offer their bytes contiguously (copied to the stack), which is
+    // cheaper than appending their `utf8` view as a sequence.
     let utf8 = string.utf8
-    if utf8.count <= 15 {
-      // Small strings live inline and offer no contiguous storage: walk their bytes,
-      // which is cheaper than materializing a buffer for them.
-      var plain = true
-      for b in utf8 where b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") {
-        plain = false
-        break
-      }
-      if plain {
-        out.append(contentsOf: utf8)
-        out.append(UInt8(ascii: "\""))
-        return
-      }
-    }
     let done: Void? = utf8.withContiguousStorageIfAvailable { appendEscaped($0, to: &out) }
     if done == nil {
       var copy = string
