@@ -11,10 +11,6 @@ final class Dispatcher {
   let metrics: Metrics
   let dates = DateTextCache()
   let warningTexts = WarningsTextCache()
-  /// The result of the last fast-path `scheduleLocal`, reused: its answer is copied into
-  /// the connection's output and dropped before the next request, so the array is
-  /// unique again and keeps its capacity (a new one per request cost an allocation).
-  private var scheduleResult: [UInt8] = []
 
   init(center: Center, configuration: ServerConfiguration, log: Log, metrics: Metrics) {
     self.center = center
@@ -31,6 +27,9 @@ final class Dispatcher {
     case deferred(RequestID, WaitRequest)
     /// A result the method wrote as bytes.
     case encoded(RequestID, [UInt8])
+    /// A fast-path `scheduleLocal`'s result, written by the outbox straight into the
+    /// connection's output: no array of its own to fill, copy and free per request.
+    case scheduled(RequestID, ScheduleResult)
   }
 
   func handle(_ entry: Incoming.Entry, from client: ClientState) -> Answer? {
@@ -60,13 +59,13 @@ final class Dispatcher {
   func handle(_ fast: ScheduleLocalFastPath, from client: ClientState) -> Answer? {
     metrics.requests += 1
     let call = Call(params: nil, client: client, dispatcher: self)
-    scheduleResult.removeAll(keepingCapacity: true)
+    let result: ScheduleResult
     do {
-      try ScheduleLocal.run(call, app: try call.app(named: fast.app), fast.request, into: &scheduleResult)
+      result = try ScheduleLocal.run(call, app: try call.app(named: fast.app), fast.request)
     } catch {
       return fast.id.map { .error($0, error) }
     }
-    return fast.id.map { .encoded($0, scheduleResult) }
+    return fast.id.map { .scheduled($0, result) }
   }
 
   private func run(_ request: Request, from client: ClientState) throws(RPCError) -> Reply {
