@@ -113,15 +113,29 @@ public struct JSONWriter: Sendable {
 
   /// Copies plain runs in one go and escapes `"`, `\` and every control character.
   private static func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
-    var runStart = 0
     var position = 0
+    while position < utf8.count {
+      let plainEnd = plainEnd(utf8, from: position)
+      if position < plainEnd {
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[position..<plainEnd]))
+      }
+      guard plainEnd < utf8.count else { break }
+      withEscape(utf8[plainEnd]) { out.append(contentsOf: $0) }
+      position = plainEnd + 1
+    }
+  }
+
+  /// Where the run of plain bytes (no quote, backslash or control character) starting at
+  /// `position` ends: the first byte to escape, or the end.  Shared by every writer so
+  /// they escape alike.
+  static func plainEnd(_ utf8: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+    var position = start
     let end = utf8.count
-    guard let start = utf8.baseAddress else { return }
-    let base = UnsafeRawPointer(start)
+    guard let base = utf8.baseAddress.map(UnsafeRawPointer.init) else { return end }
+    // Eight plain bytes at a time (the same word test as the reader's): most strings have
+    // nothing to escape.
+    let ones: UInt64 = 0x0101_0101_0101_0101
     while position < end {
-      // Eight plain bytes at a time (no quote, backslash or control character; the same
-      // word test as the reader's): most strings have nothing to escape.
-      let ones: UInt64 = 0x0101_0101_0101_0101
       while position + 8 <= end {
         let w = base.loadUnaligned(fromByteOffset: position, as: UInt64.self)
         let quote = w ^ (ones &* 0x22)
@@ -132,34 +146,35 @@ public struct JSONWriter: Sendable {
       }
       guard position < end else { break }
       let byte = utf8[position]
-      if byte >= 0x20, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") {
-        position += 1
-        continue
-      }
-      if runStart < position {
-        out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<position]))
-      }
-      out.append(UInt8(ascii: "\\"))
+      if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return position }
+      position += 1
+    }
+    return end
+  }
+
+  /// Calls `body` with the escape sequence of `byte`, a quote, backslash or control
+  /// character: the short forms where JSON has them, `\u00XX` otherwise.
+  static func withEscape(_ byte: UInt8, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+    var sequence: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (UInt8(ascii: "\\"), 0, 0, 0, 0, 0)
+    withUnsafeMutableBytes(of: &sequence) { buffer in
+      var length = 2
       switch byte {
-      case UInt8(ascii: "\""), UInt8(ascii: "\\"): out.append(byte)
-      case 0x08: out.append(UInt8(ascii: "b"))
-      case 0x0C: out.append(UInt8(ascii: "f"))
-      case 0x0A: out.append(UInt8(ascii: "n"))
-      case 0x0D: out.append(UInt8(ascii: "r"))
-      case 0x09: out.append(UInt8(ascii: "t"))
+      case UInt8(ascii: "\""), UInt8(ascii: "\\"): buffer[1] = byte
+      case 0x08: buffer[1] = UInt8(ascii: "b")
+      case 0x0C: buffer[1] = UInt8(ascii: "f")
+      case 0x0A: buffer[1] = UInt8(ascii: "n")
+      case 0x0D: buffer[1] = UInt8(ascii: "r")
+      case 0x09: buffer[1] = UInt8(ascii: "t")
       default:
         let hex = hexDigits.utf8Start
-        out.append(UInt8(ascii: "u"))
-        out.append(UInt8(ascii: "0"))
-        out.append(UInt8(ascii: "0"))
-        out.append(hex[Int(byte >> 4)])
-        out.append(hex[Int(byte & 0x0F)])
+        buffer[1] = UInt8(ascii: "u")
+        buffer[2] = UInt8(ascii: "0")
+        buffer[3] = UInt8(ascii: "0")
+        buffer[4] = hex[Int(byte >> 4)]
+        buffer[5] = hex[Int(byte & 0x0F)]
+        length = 6
       }
-      position += 1
-      runStart = position
-    }
-    if runStart < end {
-      out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<end]))
+      body(UnsafeBufferPointer(start: buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), count: length))
     }
   }
 }

@@ -17,10 +17,16 @@ public enum RPCEncoder {
   /// Appends `{"jsonrpc":"2.0","id":<id>,"result":<bytes>}` for a result already encoded
   /// (a handler that writes its result straight into bytes).
   public static func appendResult(id: RequestID, encodedResult: [UInt8], to out: inout [UInt8]) {
+    appendResult(id: id, to: &out) { $0.append(contentsOf: encodedResult) }
+  }
+
+  /// Appends `{"jsonrpc":"2.0","id":<id>,"result":…}`, the result written in place by
+  /// `writeResult`.
+  public static func appendResult(id: RequestID, to out: inout [UInt8], _ writeResult: (inout [UInt8]) -> Void) {
     JSONWriter.appendASCII(#"{"jsonrpc":"2.0","id":"#, to: &out)
     appendID(id, to: &out)
     JSONWriter.appendASCII(#","result":"#, to: &out)
-    out.append(contentsOf: encodedResult)
+    writeResult(&out)
     out.append(UInt8(ascii: "}"))
   }
 

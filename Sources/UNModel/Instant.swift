@@ -50,30 +50,41 @@ extension Instant {
     }
     var text: (UInt64, UInt64, UInt64) = (0, 0, 0)
     withUnsafeMutableBytes(of: &text) { buffer in
-      func put(_ value: Int64, _ width: Int, at offset: Int) {
-        var v = value
-        for k in stride(from: offset + width - 1, through: offset, by: -1) {
-          buffer[k] = UInt8(truncatingIfNeeded: 48 + v % 10)
-          v /= 10
-        }
+      // Two digits at a time from a table: a division per digit pair instead of per
+      // digit (a date used to cost about 600 instructions, a tenth of `listPending`).
+      let pairs = Self.digitPairs.utf8Start
+      func put2(_ value: Int64, at offset: Int) {
+        let v = Int(truncatingIfNeeded: value) &* 2
+        buffer[offset] = pairs[v]
+        buffer[offset &+ 1] = pairs[v &+ 1]
       }
-      put(y, 4, at: 0)
+      let seconds = rem / 1000
+      let milliseconds = rem % 1000
+      put2(y / 100, at: 0)
+      put2(y % 100, at: 2)
       buffer[4] = 45
-      put(m, 2, at: 5)
+      put2(m, at: 5)
       buffer[7] = 45
-      put(d, 2, at: 8)
+      put2(d, at: 8)
       buffer[10] = 84
-      put(rem / 3_600_000, 2, at: 11)
+      put2(seconds / 3600, at: 11)
       buffer[13] = 58
-      put(rem / 60_000 % 60, 2, at: 14)
+      put2(seconds / 60 % 60, at: 14)
       buffer[16] = 58
-      put(rem / 1000 % 60, 2, at: 17)
+      put2(seconds % 60, at: 17)
       buffer[19] = 46
-      put(rem % 1000, 3, at: 20)
+      buffer[20] = UInt8(truncatingIfNeeded: 48 + milliseconds / 100)
+      put2(milliseconds % 100, at: 21)
       buffer[23] = 90
       body(UnsafeRawBufferPointer(buffer))
     }
   }
+
+  /// "00", "01", … "99": the text of every two-digit number, by twice its value.
+  private static let digitPairs: StaticString = """
+    0001020304050607080910111213141516171819202122232425262728293031323334353637383940414243444546474849\
+    5051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899
+    """
 
   /// Years outside 0...9999 (never produced by the daemon's own clocks).
   private static func wideYear(_ y: Int64, _ m: Int64, _ d: Int64, _ rem: Int64) -> String {

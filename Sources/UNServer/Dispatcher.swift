@@ -27,6 +27,9 @@ final class Dispatcher {
     case deferred(RequestID, WaitRequest)
     /// A result the method wrote as bytes.
     case encoded(RequestID, [UInt8])
+    /// A fast-path `scheduleLocal`'s result, written by the outbox straight into the
+    /// connection's output: no array of its own to fill, copy and free per request.
+    case scheduled(RequestID, ScheduleResult)
   }
 
   func handle(_ entry: Incoming.Entry, from client: ClientState) -> Answer? {
@@ -56,13 +59,13 @@ final class Dispatcher {
   func handle(_ fast: ScheduleLocalFastPath, from client: ClientState) -> Answer? {
     metrics.requests += 1
     let call = Call(params: nil, client: client, dispatcher: self)
-    let bytes: [UInt8]
+    let result: ScheduleResult
     do {
-      bytes = try ScheduleLocal.run(call, app: try call.app(named: fast.app), fast.request)
+      result = try ScheduleLocal.run(call, app: try call.app(named: fast.app), fast.request)
     } catch {
       return fast.id.map { .error($0, error) }
     }
-    return fast.id.map { .encoded($0, bytes) }
+    return fast.id.map { .scheduled($0, result) }
   }
 
   private func run(_ request: Request, from client: ClientState) throws(RPCError) -> Reply {

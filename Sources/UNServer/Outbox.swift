@@ -15,13 +15,21 @@ final class Outbox {
   let log: Log
   /// With `--state`: which commit each iteration's output waits for.
   let order: CommitOrder?
+  /// The dispatcher's text caches, for the `scheduleLocal` results written here.
+  let dates: DateTextCache
+  let warningTexts: WarningsTextCache
   /// Reused for encoding one message before framing it.
   private var scratch: [UInt8] = []
   /// Reused for the dirty list of one flush.
   private var flushing: [ClientConnection] = []
 
-  init(connections: Connections, configuration: ServerConfiguration, log: Log, order: CommitOrder?) {
+  init(
+    connections: Connections, configuration: ServerConfiguration, log: Log, order: CommitOrder?,
+    dates: DateTextCache, warningTexts: WarningsTextCache
+  ) {
     self.connections = connections
+    self.dates = dates
+    self.warningTexts = warningTexts
     self.configuration = configuration
     self.log = log
     self.order = order
@@ -31,13 +39,13 @@ final class Outbox {
   func queueAnswer(_ answer: Dispatcher.Answer, to client: ClientConnection) {
     if client.framingOrDefault == .newlineDelimited {
       // Encoded straight into the connection's output: a line needs no length up front.
-      Self.encode(answer, into: &client.output)
+      encode(answer, into: &client.output)
       client.output.append(0x0A)
       connections.markDirty(client)
       return
     }
     scratch.removeAll(keepingCapacity: true)
-    Self.encode(answer, into: &scratch)
+    encode(answer, into: &scratch)
     frame(to: client)
   }
 
@@ -47,17 +55,21 @@ final class Outbox {
     scratch.append(UInt8(ascii: "["))
     for (i, answer) in answers.enumerated() {
       if i > 0 { scratch.append(UInt8(ascii: ",")) }
-      Self.encode(answer, into: &scratch)
+      encode(answer, into: &scratch)
     }
     scratch.append(UInt8(ascii: "]"))
     frame(to: client)
   }
 
-  static func encode(_ answer: Dispatcher.Answer, into buffer: inout [UInt8]) {
+  func encode(_ answer: Dispatcher.Answer, into buffer: inout [UInt8]) {
     switch answer {
     case .result(let id, let value): RPCEncoder.appendResult(id: id, result: value, to: &buffer)
     case .error(let id, let error): RPCEncoder.appendError(id: id, error: error, to: &buffer)
     case .encoded(let id, let bytes): RPCEncoder.appendResult(id: id, encodedResult: bytes, to: &buffer)
+    case .scheduled(let id, let result):
+      RPCEncoder.appendResult(id: id, to: &buffer) {
+        ScheduleLocal.write(result, into: &$0, dates: dates, warnings: warningTexts)
+      }
     case .deferred: assertionFailure("a deferred answer is not encoded")
     }
   }

@@ -59,7 +59,9 @@ public final class Server {
     connections = Connections(metrics: metrics)
     let store = try Self.loadState(configuration, into: center, log: log)
     let order = store.map { _ in CommitOrder() }
-    outbox = Outbox(connections: connections, configuration: configuration, log: log, order: order)
+    outbox = Outbox(
+      connections: connections, configuration: configuration, log: log, order: order, dates: dispatcher.dates,
+      warningTexts: dispatcher.warningTexts)
     let watchers = EventWatchers(
       loop: loop, configuration: configuration, log: log, metrics: metrics, center: center,
       connections: connections, outbox: outbox)

@@ -5,33 +5,39 @@ extension WireBytes {
   /// `pending` written from a view of the stored request: the common shape (only the
   /// common content fields, a time-interval trigger) straight from the stored bytes,
   /// anything else through the request value.  The same bytes either way (tested).
-  static func pending(_ v: PendingView, _ o: inout [UInt8]) {
+  /// Into a `ByteWriter`: a page of requests is written in hundreds of small pieces.
+  static func pending(_ v: PendingView, _ w: inout ByteWriter) {
     guard v.hasOnlyCommonContent, case .timeInterval(let t)? = v.trigger else {
-      return RequestShape.encode(v.entry, &o)
+      var o: [UInt8] = []
+      RequestShape.encode(v.entry, &o)
+      return w.append(o)
     }
-    key(#"{"identifier":"#, &o)
-    text(v, .identifier, &o)
-    key(#","content":{"title":"#, &o)
-    text(v, .title, &o)
-    key(#","subtitle":"","body":"#, &o)
-    text(v, .body, &o)
-    key(#","userInfo":"#, &o)
-    v.withUTF8(.userInfo) { o.append(contentsOf: $0) }
-    key(#","categoryIdentifier":"#, &o)
-    text(v, .categoryIdentifier, &o)
-    key(#","threadIdentifier":"#, &o)
-    text(v, .threadIdentifier, &o)
-    o.append(contentsOf: defaultContentTail)
-    key(#","trigger":{"type":"timeInterval","timeInterval":"#, &o)
+    w.append(#"{"identifier":"#)
+    text(v, .identifier, &w)
+    w.append(#","content":{"title":"#)
+    text(v, .title, &w)
+    w.append(#","subtitle":"","body":"#)
+    text(v, .body, &w)
+    w.append(#","userInfo":"#)
+    v.withUTF8(.userInfo) { w.append($0) }
+    w.append(#","categoryIdentifier":"#)
+    text(v, .categoryIdentifier, &w)
+    w.append(#","threadIdentifier":"#)
+    text(v, .threadIdentifier, &w)
+    w.append(defaultContentTail)
+    w.append(#","trigger":{"type":"timeInterval","timeInterval":"#)
+    // The model keeps the interval above zero (`TimeIntervalTrigger`).
     if t.seconds == t.seconds.rounded(.towardZero), t.seconds < 1e9 {
-      integer(Int(t.seconds), &o)
+      withDigits(Int(t.seconds)) { w.append($0) }
     } else {
+      var o: [UInt8] = []
       number(.double(t.seconds), &o)
+      w.append(o)
     }
-    key(t.repeats ? #","repeats":true}"# : #","repeats":false}"#, &o)
-    key(#","nextTriggerDate":"#, &o)
-    date(v.nextDate, &o)
-    o.append(UInt8(ascii: "}"))
+    w.append(t.repeats ? #","repeats":true}"# : #","repeats":false}"#)
+    w.append(#","nextTriggerDate":""#)
+    v.nextDate.withRFC3339 { w.append($0) }
+    w.append(#""}"#)
   }
 
   /// The content members after `threadIdentifier` at their defaults, and the closing
@@ -45,7 +51,7 @@ extension WireBytes {
     return o
   }()
 
-  private static func text(_ v: PendingView, _ field: PendingView.Text, _ o: inout [UInt8]) {
-    v.withUTF8(field) { JSONWriter.appendString(utf8: $0, to: &o) }
+  private static func text(_ v: PendingView, _ field: PendingView.Text, _ w: inout ByteWriter) {
+    v.withUTF8(field) { w.appendString(utf8: $0) }
   }
 }

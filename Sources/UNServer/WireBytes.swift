@@ -57,20 +57,22 @@ enum WireBytes {
   /// A small non-negative integer, digit by digit (counts, badges).
   static func integer(_ value: Int, _ o: inout [UInt8]) {
     guard value >= 0, value < 1_000_000_000 else { return number(.int(value), &o) }
-    if value < 10 {
-      o.append(UInt8(truncatingIfNeeded: 48 + value))
-      return
-    }
+    withDigits(value) { o.append(contentsOf: $0) }
+  }
+
+  /// Calls `body` with the decimal digits of `value`, in 0..<1_000_000_000, formatted on
+  /// the stack.
+  static func withDigits(_ value: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
     var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0, 0, 0, 0, 0, 0)
-    var n = value
-    var count = 0
     withUnsafeMutableBytes(of: &digits) { buffer in
-      while n > 0 {
-        buffer[count] = UInt8(truncatingIfNeeded: 48 + n % 10)
+      var n = value
+      var first = buffer.count
+      repeat {
+        first -= 1
+        buffer[first] = UInt8(truncatingIfNeeded: 48 + n % 10)
         n /= 10
-        count += 1
-      }
-      for k in stride(from: count - 1, through: 0, by: -1) { o.append(buffer[k]) }
+      } while n > 0
+      body(UnsafeBufferPointer(rebasing: buffer.bindMemory(to: UInt8.self)[first...]))
     }
   }
 }

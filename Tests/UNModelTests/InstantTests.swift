@@ -9,6 +9,23 @@ final class InstantTests: XCTestCase {
     XCTAssertEqual(Instant(rfc3339: "2024-02-29T23:59:59.123Z")!.rfc3339, "2024-02-29T23:59:59.123Z")
   }
 
+  func testFormattingRoundTripsThroughTheParserFromYear0To9999() {
+    // Every digit position takes many values: a step that is no round number of days,
+    // hours, minutes, seconds or milliseconds.
+    var ms: Int64 = -62_167_219_200_000  // 0000-01-01T00:00:00.000Z
+    let last: Int64 = 253_402_300_799_999  // 9999-12-31T23:59:59.999Z
+    var count = 0
+    while ms <= last {
+      let text = Instant(milliseconds: ms).rfc3339
+      XCTAssertEqual(text.utf8.count, 24, text)
+      XCTAssertEqual(Instant(rfc3339: text)?.milliseconds, ms, text)
+      ms += 3_155_760_000_007 / 997
+      count += 1
+    }
+    XCTAssertEqual(Instant(milliseconds: last).rfc3339, "9999-12-31T23:59:59.999Z")
+    XCTAssertGreaterThan(count, 90_000)
+  }
+
   func testParsesOffsetsAndFractions() {
     XCTAssertEqual(Instant(rfc3339: "2026-01-01T08:00:00Z")!.rfc3339, "2026-01-01T08:00:00.000Z")
     XCTAssertEqual(Instant(rfc3339: "2026-01-01T09:30:00+01:30")!.rfc3339, "2026-01-01T08:00:00.000Z")

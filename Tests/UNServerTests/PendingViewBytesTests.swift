@@ -54,8 +54,9 @@ final class PendingViewBytesTests: XCTestCase {
     }
     var visited = 0
     _ = schedule.visitOrderedViews(after: nil, limit: .max) { view in
-      var fromView: [UInt8] = []
-      WireBytes.pending(view, &fromView)
+      var writer = ByteWriter(capacity: 16)
+      WireBytes.pending(view, &writer)
+      let fromView = writer.finish()
       var fromValue: [UInt8] = []
       RequestShape.encode(view.entry, &fromValue)
       XCTAssertEqual(String(decoding: fromView, as: UTF8.self), String(decoding: fromValue, as: UTF8.self))
@@ -71,6 +72,13 @@ final class PendingViewBytesTests: XCTestCase {
       var b: [UInt8] = []
       Array(s.utf8).withUnsafeBufferPointer { JSONWriter.appendString(utf8: $0, to: &b) }
       XCTAssertEqual(a, b, s)
+      // The byte writer's copy, starting small enough to grow on the longer ones.
+      var writer = ByteWriter(capacity: 1)
+      writer.append(#"{"k":"#)
+      let utf8 = Array(s.utf8)
+      utf8.withUnsafeBufferPointer { writer.appendString(utf8: $0) }
+      let written = writer.finish()
+      XCTAssertEqual(written, Array(#"{"k":"#.utf8) + a, s)
     }
   }
 }

@@ -19,22 +19,21 @@ enum ListPending: Method {
       after = (Instant(milliseconds: ms), String(cursor[cursor.index(after: colon)...]))
     }
     if upcoming == nil {
-      var o: [UInt8] = []
-      o.reserveCapacity(64 + min(limit ?? 100, 1000) * 400)
-      WireBytes.key(#"{"requests":["#, &o)
+      var w = ByteWriter(capacity: 64 + min(limit ?? 100, 1000) * 400)
+      w.append(#"{"requests":["#)
       var first = true
       let next = call.center.visitPendingViews(app: app, after: after, limit: limit) { entry in
-        if !first { o.append(UInt8(ascii: ",")) }
+        if !first { w.append(UInt8(ascii: ",")) }
         first = false
-        WireBytes.pending(entry, &o)
+        WireBytes.pending(entry, &w)
       }
-      o.append(UInt8(ascii: "]"))
+      w.append(UInt8(ascii: "]"))
       if let (date, id) = next {
-        WireBytes.key(#","next":"#, &o)
-        WireBytes.string("\(date.milliseconds):\(id)", &o)
+        w.append(#","next":"#)
+        Array("\(date.milliseconds):\(id)".utf8).withUnsafeBufferPointer { w.appendString(utf8: $0) }
       }
-      o.append(UInt8(ascii: "}"))
-      return .bytes(o)
+      w.append(UInt8(ascii: "}"))
+      return .bytes(w.finish())
     }
     let count = upcoming ?? 0
     let now = call.center.clock.now

@@ -11,7 +11,11 @@ enum ScheduleLocal: Method {
     var request = try request(from: p)
     // Attachments are copied into the data store first (the fast path never has any).
     request.content = try AttachmentStore.store(request.content, app: app, call.configuration)
-    return .bytes(try run(call, app: app, request))
+    let result = try run(call, app: app, request)
+    var o: [UInt8] = []
+    o.reserveCapacity(160)
+    write(result, into: &o, dates: call.dates, warnings: call.warningTexts)
+    return .bytes(o)
   }
 
   static let fields = ["app", "identifier", "content", "trigger"]
@@ -24,20 +28,24 @@ enum ScheduleLocal: Method {
     return NotificationRequest(identifier: identifier, content: content, trigger: trigger)
   }
 
-  /// Schedules a decoded request for an app the caller may use; the result as JSON bytes.
-  /// Shared by `handle` and the fast path (`ScheduleLocalFastPath`).
-  static func run(_ call: Call, app: String, _ request: NotificationRequest) throws(RPCError) -> [UInt8] {
-    let r = try call.model { () throws(UNError) in try call.center.schedule(app: app, request) }
-    var o: [UInt8] = []
-    o.reserveCapacity(160)
+  /// Schedules a decoded request for an app the caller may use.  Shared by `handle` and
+  /// the fast path (`ScheduleLocalFastPath`).
+  static func run(_ call: Call, app: String, _ request: NotificationRequest) throws(RPCError) -> ScheduleResult {
+    try call.model { () throws(UNError) in try call.center.schedule(app: app, request) }
+  }
+
+  /// Appends the result as JSON bytes.  The fast path's answer is written by the outbox
+  /// straight into the connection's output (`Dispatcher.Answer.scheduled`).
+  static func write(
+    _ r: ScheduleResult, into o: inout [UInt8], dates: DateTextCache, warnings: WarningsTextCache
+  ) {
     WireBytes.key(#"{"identifier":"#, &o)
     WireBytes.string(r.identifier, &o)
     WireBytes.key(r.scheduled ? #","scheduled":true"# : #","scheduled":false"#, &o)
     WireBytes.key(r.replaced ? #","replaced":true,"nextTriggerDate":"# : #","replaced":false,"nextTriggerDate":"#, &o)
-    if let next = r.nextTriggerDate { WireBytes.date(next, &o, cache: call.dates) } else { WireBytes.key("null", &o) }
+    if let next = r.nextTriggerDate { WireBytes.date(next, &o, cache: dates) } else { WireBytes.key("null", &o) }
     WireBytes.key(#","warnings":"#, &o)
-    WireBytes.warnings(r.warnings, &o, cache: call.warningTexts)
+    WireBytes.warnings(r.warnings, &o, cache: warnings)
     o.append(UInt8(ascii: "}"))
-    return o
   }
 }
