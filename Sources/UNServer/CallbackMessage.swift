@@ -19,8 +19,7 @@ enum CallbackMessage {
   }
 
   static func append(_ c: Callback, to o: inout [UInt8]) {
-    WireBytes.key(#"{"jsonrpc":"2.0","method":"#, &o)
-    WireBytes.string(method(of: c), &o)
+    WireBytes.member(#"{"jsonrpc":"2.0","method":"#, method(of: c), &o)
     WireBytes.key(#","params":"#, &o)
     params(c, &o)
     o.append(UInt8(ascii: "}"))
@@ -33,8 +32,7 @@ enum CallbackMessage {
       o.append(UInt8(ascii: "}"))
     case .presentForDecision(let n, let actions, let presentation, let presentationId):
       present(n, actions, presentation, &o)
-      WireBytes.key(#","presentationId":"#, &o)
-      WireBytes.string(presentationId, &o)
+      WireBytes.member(#","presentationId":"#, presentationId, &o)
       o.append(UInt8(ascii: "}"))
     case .receive(let r, let deadline):
       WireBytes.key(#"{"response":"#, &o)
@@ -50,32 +48,27 @@ enum CallbackMessage {
       o.append(contentsOf: payload.bytes)
       o.append(UInt8(ascii: "}"))
     case .modifyContent(let requestId, let r, let deadline):
-      WireBytes.key(#"{"requestId":"#, &o)
-      WireBytes.string(requestId, &o)
+      WireBytes.member(#"{"requestId":"#, requestId, &o)
       WireBytes.key(#","request":"#, &o)
       RequestShape.encode(r, &o)
       WireBytes.key(#","deadline":"#, &o)
       WireBytes.date(deadline, &o)
       o.append(UInt8(ascii: "}"))
     case .serviceTimeWillExpire(let requestId):
-      WireBytes.key(#"{"requestId":"#, &o)
-      WireBytes.string(requestId, &o)
+      WireBytes.member(#"{"requestId":"#, requestId, &o)
       o.append(UInt8(ascii: "}"))
     case .didReceive(let n):
       WireBytes.key(#"{"notification":"#, &o)
       NotificationShape.encode(n, &o)
       o.append(UInt8(ascii: "}"))
     case .didReceiveResponse(let responseId, let r):
-      WireBytes.key(#"{"responseId":"#, &o)
-      WireBytes.string(responseId, &o)
+      WireBytes.member(#"{"responseId":"#, responseId, &o)
       WireBytes.key(#","response":"#, &o)
       NotificationShape.encode(r, &o)
       o.append(UInt8(ascii: "}"))
     case .interaction(let identifier, let control, let value):
-      WireBytes.key(#"{"identifier":"#, &o)
-      WireBytes.string(identifier, &o)
-      WireBytes.key(#","control":"#, &o)
-      WireBytes.string(control, &o)
+      WireBytes.member(#"{"identifier":"#, identifier, &o)
+      WireBytes.member(#","control":"#, control, &o)
       WireBytes.key(#","value":"#, &o)
       // Our own writer's compact text (`Interact`); empty would be no value.
       if value.bytes.isEmpty { WireBytes.key("null", &o) } else { o.append(contentsOf: value.bytes) }

@@ -14,8 +14,7 @@ extension StateCodec {
   }
 
   static func pendingRow(_ p: PendingRequest, into o: inout [UInt8]) {
-    WireBytes.key(#"{"request":{"identifier":"#, &o)
-    WireBytes.string(p.request.identifier, &o)
+    WireBytes.member(#"{"request":{"identifier":"#, p.request.identifier, &o)
     WireBytes.key(#","content":"#, &o)
     changedContent(p.request.content, &o)
     rowEnd(p.request.trigger, anchor: p.anchor, next: p.nextDate, added: p.addedSequence, &o)

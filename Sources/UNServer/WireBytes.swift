@@ -8,6 +8,12 @@ enum WireBytes {
 
   static func string(_ s: String, _ o: inout [UInt8]) { JSONWriter.appendString(s, to: &o) }
 
+  /// `key` (the literal text before the value, e.g. `,"url":`) then `value` quoted.
+  static func member(_ key: StaticString, _ value: String, _ o: inout [UInt8]) {
+    JSONWriter.appendASCII(key, to: &o)
+    JSONWriter.appendString(value, to: &o)
+  }
+
   static func date(_ i: Instant, _ o: inout [UInt8]) {
     o.append(UInt8(ascii: "\""))
     i.appendRFC3339(to: &o)

@@ -30,8 +30,7 @@ enum ListDelivered: Method {
     WireBytes.key(#"{"notifications":"#, &o)
     WireBytes.array(page.notifications, &o) { NotificationShape.encode($0, &$1) }
     if page.more, let last = page.notifications.last {
-      WireBytes.key(#","next":"#, &o)
-      WireBytes.string("\(last.date.milliseconds):\(last.sequence)", &o)
+      WireBytes.member(#","next":"#, "\(last.date.milliseconds):\(last.sequence)", &o)
     }
     o.append(UInt8(ascii: "}"))
     return .bytes(o)

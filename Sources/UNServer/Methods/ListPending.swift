@@ -47,8 +47,7 @@ enum ListPending: Method {
       RequestShape.encode(entry, upcoming: dates, &o)
     }
     if let (date, id) = page.next {
-      WireBytes.key(#","next":"#, &o)
-      WireBytes.string("\(date.milliseconds):\(id)", &o)
+      WireBytes.member(#","next":"#, "\(date.milliseconds):\(id)", &o)
     }
     o.append(UInt8(ascii: "}"))
     return .bytes(o)

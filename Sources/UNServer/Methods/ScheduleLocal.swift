@@ -39,8 +39,7 @@ enum ScheduleLocal: Method {
   static func write(
     _ r: ScheduleResult, into o: inout [UInt8], dates: DateTextCache, warnings: WarningsTextCache
   ) {
-    WireBytes.key(#"{"identifier":"#, &o)
-    WireBytes.string(r.identifier, &o)
+    WireBytes.member(#"{"identifier":"#, r.identifier, &o)
     WireBytes.key(r.scheduled ? #","scheduled":true"# : #","scheduled":false"#, &o)
     WireBytes.key(r.replaced ? #","replaced":true,"nextTriggerDate":"# : #","replaced":false,"nextTriggerDate":"#, &o)
     if let next = r.nextTriggerDate { WireBytes.date(next, &o, cache: dates) } else { WireBytes.key("null", &o) }

@@ -23,17 +23,13 @@ enum ActionShape {
   /// `[action, ...]`.
   static func encode(_ list: [Action], _ o: inout [UInt8]) {
     WireBytes.array(list, &o) { a, o in
-      WireBytes.key(#"{"identifier":"#, &o)
-      WireBytes.string(a.identifier, &o)
-      WireBytes.key(#","title":"#, &o)
-      WireBytes.string(a.title, &o)
+      WireBytes.member(#"{"identifier":"#, a.identifier, &o)
+      WireBytes.member(#","title":"#, a.title, &o)
       WireBytes.key(#","options":"#, &o)
       WireBytes.array(a.options, &o) { WireBytes.string($0.rawValue, &$1) }
       if let t = a.textInput {
-        WireBytes.key(#","textInput":{"buttonTitle":"#, &o)
-        WireBytes.string(t.buttonTitle, &o)
-        WireBytes.key(#","placeholder":"#, &o)
-        WireBytes.string(t.placeholder, &o)
+        WireBytes.member(#","textInput":{"buttonTitle":"#, t.buttonTitle, &o)
+        WireBytes.member(#","placeholder":"#, t.placeholder, &o)
         o.append(UInt8(ascii: "}"))
       }
       o.append(UInt8(ascii: "}"))

@@ -20,13 +20,10 @@ enum AttachmentShape {
 
   static func encode(_ list: [Attachment], _ o: inout [UInt8]) {
     WireBytes.array(list, &o) { a, o in
-      WireBytes.key(#"{"identifier":"#, &o)
-      WireBytes.string(a.identifier, &o)
-      WireBytes.key(#","url":"#, &o)
-      WireBytes.string(a.url, &o)
+      WireBytes.member(#"{"identifier":"#, a.identifier, &o)
+      WireBytes.member(#","url":"#, a.url, &o)
       if let t = a.type {
-        WireBytes.key(#","type":"#, &o)
-        WireBytes.string(t, &o)
+        WireBytes.member(#","type":"#, t, &o)
       }
       o.append(UInt8(ascii: "}"))
     }

@@ -27,19 +27,16 @@ enum CategoryShape {
   }
 
   static func encode(_ c: Category, _ o: inout [UInt8]) {
-    WireBytes.key(#"{"identifier":"#, &o)
-    WireBytes.string(c.identifier, &o)
+    WireBytes.member(#"{"identifier":"#, c.identifier, &o)
     WireBytes.key(#","actions":"#, &o)
     ActionShape.encode(c.actions, &o)
     WireBytes.key(#","intentIdentifiers":"#, &o)
     WireBytes.array(c.intentIdentifiers, &o) { WireBytes.string($0, &$1) }
     if let p = c.hiddenPreviewsBodyPlaceholder {
-      WireBytes.key(#","hiddenPreviewsBodyPlaceholder":"#, &o)
-      WireBytes.string(p, &o)
+      WireBytes.member(#","hiddenPreviewsBodyPlaceholder":"#, p, &o)
     }
     if let f = c.categorySummaryFormat {
-      WireBytes.key(#","categorySummaryFormat":"#, &o)
-      WireBytes.string(f, &o)
+      WireBytes.member(#","categorySummaryFormat":"#, f, &o)
     }
     WireBytes.key(#","options":"#, &o)
     WireBytes.array(c.options, &o) { WireBytes.string($0.rawValue, &$1) }

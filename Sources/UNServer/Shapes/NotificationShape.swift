@@ -7,8 +7,7 @@ import UNModel
 enum NotificationShape {
   /// A delivered notification with the actions as shown (phone unless given).
   static func encode(_ n: DeliveredNotification, actions: [Action]? = nil, _ o: inout [UInt8]) {
-    WireBytes.key(#"{"identifier":"#, &o)
-    WireBytes.string(n.identifier, &o)
+    WireBytes.member(#"{"identifier":"#, n.identifier, &o)
     WireBytes.key(#","date":"#, &o)
     WireBytes.date(n.date, &o)
     WireBytes.key(#","request":"#, &o)
@@ -20,13 +19,10 @@ enum NotificationShape {
   }
 
   static func encode(_ r: NotificationResponse, _ o: inout [UInt8]) {
-    WireBytes.key(#"{"responseId":"#, &o)
-    WireBytes.string(r.responseId, &o)
-    WireBytes.key(#","actionIdentifier":"#, &o)
-    WireBytes.string(r.actionIdentifier, &o)
+    WireBytes.member(#"{"responseId":"#, r.responseId, &o)
+    WireBytes.member(#","actionIdentifier":"#, r.actionIdentifier, &o)
     if let t = r.userText {
-      WireBytes.key(#","userText":"#, &o)
-      WireBytes.string(t, &o)
+      WireBytes.member(#","userText":"#, t, &o)
     }
     WireBytes.key(#","notification":"#, &o)
     encode(r.notification, &o)
@@ -34,12 +30,10 @@ enum NotificationShape {
   }
 
   static func encode(_ g: DeliveredGroup, _ o: inout [UInt8]) {
-    WireBytes.key(#"{"threadIdentifier":"#, &o)
-    WireBytes.string(g.threadIdentifier, &o)
+    WireBytes.member(#"{"threadIdentifier":"#, g.threadIdentifier, &o)
     WireBytes.key(#","count":"#, &o)
     WireBytes.integer(g.count, &o)
-    WireBytes.key(#","summary":"#, &o)
-    WireBytes.string(g.summary, &o)
+    WireBytes.member(#","summary":"#, g.summary, &o)
     WireBytes.key(#","notifications":"#, &o)
     WireBytes.array(g.notifications, &o) { encode($0, &$1) }
     o.append(UInt8(ascii: "}"))

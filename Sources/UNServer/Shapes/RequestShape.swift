@@ -10,8 +10,7 @@ enum RequestShape {
   static func encode(
     _ r: NotificationRequest, nextTriggerDate: Instant? = nil, upcoming: [Instant]? = nil, _ o: inout [UInt8]
   ) {
-    WireBytes.key(#"{"identifier":"#, &o)
-    WireBytes.string(r.identifier, &o)
+    WireBytes.member(#"{"identifier":"#, r.identifier, &o)
     WireBytes.key(#","content":"#, &o)
     ContentShape.encode(r.content, &o)
     WireBytes.key(#","trigger":"#, &o)

@@ -31,8 +31,7 @@ enum SoundShape {
     guard !s.isPlain else { return WireBytes.string(s.wireName, &o) }
     o.append(UInt8(ascii: "{"))
     if let n = s.name {
-      WireBytes.key(#""name":"#, &o)
-      WireBytes.string(n, &o)
+      WireBytes.member(#""name":"#, n, &o)
       o.append(UInt8(ascii: ","))
     }
     WireBytes.key(s.critical ? #""critical":true"# : #""critical":false"#, &o)

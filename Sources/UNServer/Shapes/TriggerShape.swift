@@ -122,8 +122,7 @@ enum TriggerShape {
         o.append(UInt8(ascii: ":"))
         WireBytes.number(.int(value), &o)
       }
-      WireBytes.key(#"},"timeZone":"#, &o)
-      WireBytes.string(c.timeZoneIdentifier, &o)
+      WireBytes.member(#"},"timeZone":"#, c.timeZoneIdentifier, &o)
       WireBytes.key(c.repeats ? #","repeats":true}"# : #","repeats":false}"#, &o)
     case .push?:
       WireBytes.key(#"{"type":"push"}"#, &o)
