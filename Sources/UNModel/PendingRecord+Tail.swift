@@ -1,0 +1,107 @@
+/// How a `PendingRecord`'s tail is laid out: reading its text fields in place
+/// (`PendingRecordTail`) and writing a request into a new record (`PendingRecordLayout`).
+
+extension TimeIntervalTrigger {
+  /// Whether a record can keep this trigger as its seconds alone.
+  var isDerivedFromSeconds: Bool { milliseconds == Self.milliseconds(seconds) }
+}
+
+/// A record's tail read in place: six end offsets of `width` bytes, then the text they
+/// delimit (offsets count from the start of the text).
+struct PendingRecordTail {
+  let base: UnsafeMutablePointer<UInt8>
+  let width: Int
+
+  @inline(__always)
+  func end(_ k: Int) -> Int {
+    let raw = UnsafeRawPointer(base)
+    switch width {
+    case 1: return Int(base[k])
+    case 2: return Int(UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: 2 * k, as: UInt16.self)))
+    default: return Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 4 * k, as: UInt32.self)))
+    }
+  }
+
+  @inline(__always)
+  func field(_ k: Int) -> UnsafeBufferPointer<UInt8> {
+    let from = k == 0 ? 0 : end(k - 1)
+    return UnsafeBufferPointer(start: base + PendingRecord.fieldCount * width + from, count: end(k) - from)
+  }
+
+  /// The offsets and the text.
+  var count: Int { PendingRecord.fieldCount * width + end(PendingRecord.fieldCount - 1) }
+}
+
+/// Where a request's text fields go in a record's tail: their end offsets, computed
+/// from the lengths before the allocation (and the narrowest width that holds them),
+/// then the offsets and the bytes written in that order.
+struct PendingRecordLayout {
+  var ends: (Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0)
+  var width = 1
+  var identifierIsASCII = false
+
+  init(_ r: NotificationRequest) {
+    let id = r.identifier.utf8.count
+    let title = id + r.content.title.utf8.count
+    let body = title + r.content.body.utf8.count
+    let category = body + r.content.categoryIdentifier.utf8.count
+    let thread = category + r.content.threadIdentifier.utf8.count
+    let userInfo = thread + r.content.userInfo.bytes.count
+    ends = (id, title, body, category, thread, userInfo)
+    width = userInfo <= Int(UInt8.max) ? 1 : userInfo <= Int(UInt16.max) ? 2 : 4
+    identifierIsASCII = withUTF8Bytes(r.identifier) { bytes in bytes.allSatisfy { $0 < 0x80 } }
+  }
+
+  var tailCount: Int { PendingRecord.fieldCount * width + ends.5 }
+
+  func header(
+    _ r: NotificationRequest, anchor: Instant, nextDate: Instant, addedSequence: UInt64, heapIndex: Int
+  ) -> PendingRecordHeader {
+    var seconds = 0.0
+    let kind: PendingRecordFlags.TriggerKind
+    switch r.trigger {
+    case nil: kind = .none
+    case .timeInterval(let t) where t.isDerivedFromSeconds:
+      seconds = t.seconds
+      kind = t.repeats ? .repeatingInterval : .interval
+    case .push: kind = .push
+    default: kind = .boxed
+    }
+    let extras = r.content.extrasBox
+    return PendingRecordHeader(
+      nextDate: nextDate, anchor: anchor, addedSequence: addedSequence, intervalSeconds: seconds,
+      rare: kind == .boxed || extras != nil
+        ? PendingRareFields(trigger: kind == .boxed ? r.trigger : nil, extras: extras) : nil,
+      heapIndex: Int32(truncatingIfNeeded: heapIndex),
+      flags: PendingRecordFlags(trigger: kind, identifierIsASCII: identifierIsASCII, endWidth: width))
+  }
+
+  func write(_ r: NotificationRequest, to base: UnsafeMutablePointer<UInt8>) {
+    let raw = UnsafeMutableRawPointer(base)
+    func store(_ k: Int, _ end: Int) {
+      switch width {
+      case 1: base[k] = UInt8(truncatingIfNeeded: end)
+      case 2: raw.storeBytes(of: UInt16(truncatingIfNeeded: end).littleEndian, toByteOffset: 2 * k, as: UInt16.self)
+      default: raw.storeBytes(of: UInt32(truncatingIfNeeded: end).littleEndian, toByteOffset: 4 * k, as: UInt32.self)
+      }
+    }
+    store(0, ends.0)
+    store(1, ends.1)
+    store(2, ends.2)
+    store(3, ends.3)
+    store(4, ends.4)
+    store(5, ends.5)
+    var at = base + PendingRecord.fieldCount * width
+    func put(_ bytes: UnsafeBufferPointer<UInt8>) {
+      guard let from = bytes.baseAddress, !bytes.isEmpty else { return }
+      at.update(from: from, count: bytes.count)
+      at += bytes.count
+    }
+    withUTF8Bytes(r.identifier, put)
+    withUTF8Bytes(r.content.title, put)
+    withUTF8Bytes(r.content.body, put)
+    withUTF8Bytes(r.content.categoryIdentifier, put)
+    withUTF8Bytes(r.content.threadIdentifier, put)
+    r.content.userInfo.bytes.withUnsafeBufferPointer(put)
+  }
+}
