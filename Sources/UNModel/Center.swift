@@ -28,7 +28,7 @@ public struct CenterConfiguration: Sendable {
 /// The notification center: every app's state and the rules of UserNotifications, as a
 /// pure state machine.  It does no I/O and reads the time only from its `Clock`.
 /// Calls return their results; what must reach connections afterwards is queued as
-/// effects, which the server takes with `takeEffects()` and executes in order.
+/// effects, which the server moves out of `effects` one by one and executes in order.
 ///
 /// Not thread-safe by design: the daemon's loop thread owns it (as Redis's single
 /// `server` struct).
@@ -46,7 +46,8 @@ public final class Center {
   public internal(set) var sessions: [SessionID: SessionInfo] = [:]
   /// Each app's `app`-role connections, in the order they said hello.
   var appSessions: [String: [SessionID]] = [:]
-  var effects: [Effect] = []
+  /// What must reach connections, in order; the server moves each out as it executes it.
+  public let effects = EffectQueue()
   // The daemon-wide durable state: each field records its change itself.
   var deliverySequence: UInt64 = 0 {
     didSet { changes.global() }
@@ -117,7 +118,9 @@ public final class Center {
     record(Event(kind, app: app, date: date ?? clock.now, identifier: identifier, nextTriggerDate: nextTriggerDate))
   }
 
-  private func record(_ event: Event) {
+  /// Takes the event (the emitters build it in place): it is moved into the history's
+  /// copy and the effect, not copied for each.
+  private func record(_ event: consuming Event) {
     var evicted: UInt64?
     let numbered = history.record(event, evicted: &evicted)
     changes.event(numbered, evicted: evicted)
@@ -125,17 +128,7 @@ public final class Center {
   }
 
   /// The effects produced since the last call, in the order they must be executed.
-  public func takeEffects() -> [Effect] {
-    defer { effects.removeAll(keepingCapacity: true) }
-    return effects
-  }
-
-  /// The same, swapped into `buffer` (emptied first): the two arrays trade storage, so
-  /// taking the effects of every request allocates nothing.
-  public func takeEffects(into buffer: inout [Effect]) {
-    buffer.removeAll(keepingCapacity: true)
-    swap(&buffer, &effects)
-  }
+  public func takeEffects() -> [Effect] { effects.takeAll() }
 
   /// The app's state, created on first use with the configured initial authorization.
   func withApp<R, E: Error>(_ appId: String, _ body: (AppState) throws(E) -> R) throws(E) -> R {

@@ -25,7 +25,9 @@ public enum Callback: Sendable, Hashable {
 
 /// Something the server must do after a center call: callbacks to connections, in order.
 public enum Effect: Sendable, Hashable {
-  case callback(SessionID, Callback)
+  /// Boxed: a callback is far larger than an event, and every effect would otherwise be
+  /// as large (moved for each `scheduleLocal`'s event).
+  indirect case callback(SessionID, Callback)
   /// A state change for observers (already numbered and kept in the history).
   case event(Event)
 }

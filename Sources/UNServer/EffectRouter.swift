@@ -17,9 +17,6 @@ final class EffectRouter {
   let presentations: PresentationTimers
   /// `--desktop`: the bridge to the desktop's notification server (Server+Desktop.swift).
   var desktop: DesktopBridge?
-  /// Reused for taking the center's effects.
-  private var buffer: [Effect] = []
-
   init(
     center: Center, connections: Connections, outbox: Outbox, watchers: EventWatchers,
     presentations: PresentationTimers
@@ -32,17 +29,13 @@ final class EffectRouter {
   }
 
   func route() {
-    // Taken into a reused array; routing may queue new effects, which the next call takes.
-    var taken = buffer
-    buffer = []
-    center.takeEffects(into: &taken)
-    defer {
-      taken.removeAll(keepingCapacity: true)
-      buffer = taken
-    }
-    for effect in taken {
+    // Only the effects queued so far: routing may queue new ones, which the next call
+    // takes.  Each is moved out of the queue and taken apart, not copied.
+    var remaining = center.effects.count
+    while remaining > 0, let effect = center.effects.popFirst() {
+      remaining -= 1
       desktop?.consume(effect)
-      switch effect {
+      switch consume effect {
       case .callback(let session, let callback):
         if case .presentForDecision(_, _, _, let id) = callback { presentations.start(id) }
         guard let client = connections.clients[session], client.condition.isLive else { continue }
