@@ -15,6 +15,8 @@ final class EventWatchers {
   let connections: Connections
   let outbox: Outbox
   private(set) var waits: [PendingWait] = []
+  /// The buffer of every event's log line, reused.
+  private var line = LogLine(.info, "", journal: false)
 
   init(
     loop: EventLoop, configuration: ServerConfiguration, log: Log, metrics: Metrics, center: Center,
@@ -56,7 +58,14 @@ final class EventWatchers {
 
   /// SPEC §9: a log line per event, `level=info event=fired app=... id=...`.
   private func logEvent(_ event: Event) {
-    guard var line = log.line(.info, event.kind.rawValue) else { return }
+    guard log.logs(.info) else { return }
+    // One access to the reused line for the whole of it.
+    Self.fill(&line, with: event, journal: log.journal)
+    log.write(reusing: &line)
+  }
+
+  private static func fill(_ line: inout LogLine, with event: Event, journal: Bool) {
+    line.restart(.info, event.kind.rawValue, journal: journal)
     line.field("app", event.app)
     line.field("seq", event.sequence)
     if let (id, next) = event.identifierFields {
@@ -74,7 +83,6 @@ final class EventWatchers {
         }
       }
     }
-    log.write(line)
   }
 
   /// A watcher of every app sees only the apps its uid may use (SPEC §9).

@@ -6,16 +6,31 @@ import UNModel
 /// their own with plain copies: appending to an `[UInt8]` piece by piece (a uniqueness
 /// and capacity check and a generic copy per piece) cost thousands of instructions a
 /// line.  Not copyable, so the buffer has exactly one owner and needs no reference count.
+/// The loop's event lines reuse one (`restart`), with no allocation per line.
 public struct LogLine: ~Copyable {
   private var start: UnsafeMutablePointer<UInt8>
   private var count = 0
   private var capacity = 192
+  /// The last date written and its 24 bytes of text: the events of a burst of requests
+  /// fall in the same millisecond, and copying the text is cheaper than formatting it.
+  private var lastDate: Instant?
+  private var lastDateText: (UInt64, UInt64, UInt64) = (0, 0, 0)
 
   /// The line so far.
   public var bytes: [UInt8] { withBytes { Array($0) } }
 
   public init(_ at: LogLevel, _ event: String, journal: Bool) {
     start = .allocate(capacity: capacity)
+    begin(at, event, journal: journal)
+  }
+
+  /// Empties the line and starts a new one in the same buffer.
+  public mutating func restart(_ at: LogLevel, _ event: String, journal: Bool) {
+    count = 0
+    begin(at, event, journal: journal)
+  }
+
+  private mutating func begin(_ at: LogLevel, _ event: String, journal: Bool) {
     if journal {
       append(byte: UInt8(ascii: "<"))
       appendDigits(UInt64(at.syslogPriority))
@@ -59,7 +74,19 @@ public struct LogLine: ~Copyable {
 
   public mutating func field(_ key: StaticString, _ date: Instant) {
     self.key(key)
-    date.withRFC3339 { append($0) }
+    if date != lastDate {
+      // Kept when it is the usual 24 bytes (years 0-9999); other years are written as
+      // they are each time.
+      var kept = false
+      date.withRFC3339 { text in
+        guard text.count == 24 else { return append(text) }
+        withUnsafeMutableBytes(of: &lastDateText) { $0.copyMemory(from: text) }
+        kept = true
+      }
+      lastDate = kept ? date : nil
+      guard kept else { return }
+    }
+    withUnsafeBytes(of: lastDateText) { append($0) }
   }
 
   /// The line's end: call once, last.
@@ -72,29 +99,41 @@ public struct LogLine: ~Copyable {
     body(UnsafeBufferPointer(start: start, count: count))
   }
 
+  /// ` key=` in one reservation.
+  @inline(__always)
   private mutating func key(_ key: StaticString) {
-    append(byte: 0x20)
-    append(key)
-    append(byte: UInt8(ascii: "="))
+    let n = key.utf8CodeUnitCount
+    let at = reserve(n + 2)
+    at.pointee = 0x20
+    (at + 1).update(from: key.utf8Start, count: n)
+    at[n + 1] = UInt8(ascii: "=")
   }
 
   // MARK: The buffer
+  // Inlined: a line is a dozen small appends, and a call for each cost more than the
+  // copies themselves.
 
   /// Room for `n` more bytes: a pointer to where they go.
+  @inline(__always)
   private mutating func reserve(_ n: Int) -> UnsafeMutablePointer<UInt8> {
-    if count + n > capacity {
-      capacity = max(capacity * 2, count + n)
-      let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
-      grown.update(from: start, count: count)
-      start.deallocate()
-      start = grown
-    }
+    if count + n > capacity { grow(to: count + n) }
     defer { count += n }
     return start + count
   }
 
+  @inline(never)
+  private mutating func grow(to needed: Int) {
+    capacity = max(capacity * 2, needed)
+    let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+    grown.update(from: start, count: count)
+    start.deallocate()
+    start = grown
+  }
+
+  @inline(__always)
   private mutating func append(byte: UInt8) { reserve(1).pointee = byte }
 
+  @inline(__always)
   private mutating func append(_ bytes: UnsafeRawBufferPointer) {
     guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
     UnsafeMutableRawPointer(reserve(bytes.count)).copyMemory(from: source, byteCount: bytes.count)
@@ -102,45 +141,70 @@ public struct LogLine: ~Copyable {
 
   private mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) { append(UnsafeRawBufferPointer(bytes)) }
 
+  @inline(__always)
   private mutating func append(_ text: StaticString) {
     append(UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
   }
 
+  /// A string's UTF-8 copied straight into the buffer (one copy, no closure).
+  @inline(__always)
   private mutating func append(_ text: String) {
-    Self.withUTF8(of: text) { append($0) }
+    let n = text.utf8.count
+    _ = UnsafeMutableBufferPointer(start: reserve(n), count: n).initialize(from: text.utf8)
   }
 
+  /// The value is copied in first and checked in place: nearly every value is plain
+  /// and stays as copied; the others are taken back out and written quoted.
   private mutating func append(quoting value: String) {
-    Self.withUTF8(of: value) { utf8 in
-      var plain = !utf8.isEmpty
-      for byte in utf8 where byte <= 0x20 || byte >= 0x7f || byte == 0x22 || byte == 0x3d {
-        plain = false
-        break
+    let n = value.utf8.count
+    let at = reserve(n)
+    _ = UnsafeMutableBufferPointer(start: at, count: n).initialize(from: value.utf8)
+    if Self.isPlain(at, n) { return }
+    count -= n
+    let utf8 = Array(UnsafeBufferPointer(start: at, count: n))
+    append(byte: 0x22)
+    for byte in utf8 {
+      switch byte {
+      case 0x22, 0x5c:
+        append(byte: 0x5c)
+        append(byte: byte)
+      case 0x0a:
+        append(byte: 0x5c)
+        append(byte: 0x6e)
+      default:
+        append(byte: byte)
       }
-      guard !plain else { return append(utf8) }
-      append(byte: 0x22)
-      for byte in utf8 {
-        switch byte {
-        case 0x22, 0x5c:
-          append(byte: 0x5c)
-          append(byte: byte)
-        case 0x0a:
-          append(byte: 0x5c)
-          append(byte: 0x6e)
-        default:
-          append(byte: byte)
-        }
-      }
-      append(byte: 0x22)
     }
+    append(byte: 0x22)
   }
 
-  /// A string's UTF-8 without copying it when it is stored contiguously (every string
-  /// longer than 15 bytes); small strings are copied to the stack.
-  private static func withUTF8(of text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
-    if text.utf8.withContiguousStorageIfAvailable(body) != nil { return }
-    var copy = text
-    copy.withUTF8(body)
+  /// Whether a value is written without quotes: not empty, and no byte is a space or
+  /// control (up to 0x20), 0x7f or above, `"` or `=`.  Eight bytes at a time: each test
+  /// is the classic "has a byte less than n / equal to 0" word trick, exact as a yes/no.
+  static func isPlain(_ p: UnsafePointer<UInt8>, _ n: Int) -> Bool {
+    guard n > 0 else { return false }
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let highs: UInt64 = 0x8080_8080_8080_8080
+    @inline(__always) func hasZero(_ v: UInt64) -> Bool { (v &- ones) & ~v & highs != 0 }
+    @inline(__always) func special(_ w: UInt64) -> Bool {
+      (w &- ones &* 0x21) & ~w & highs != 0 || w & highs != 0 || hasZero(w ^ (ones &* 0x7f))
+        || hasZero(w ^ (ones &* 0x22)) || hasZero(w ^ (ones &* 0x3d))
+    }
+    let raw = UnsafeRawPointer(p)
+    var i = 0
+    while i + 8 <= n {
+      if special(raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) { return false }
+      i += 8
+    }
+    guard i < n else { return true }
+    // The last few bytes: the word ending at the last byte (overlapping one already
+    // checked), or one at a time in a value shorter than a word.
+    if n >= 8 { return !special(raw.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self)) }
+    for byte in UnsafeBufferPointer(start: p, count: n)
+    where byte <= 0x20 || byte >= 0x7f || byte == 0x22 || byte == 0x3d {
+      return false
+    }
+    return true
   }
 
   /// Digits into a stack buffer, then one copy.

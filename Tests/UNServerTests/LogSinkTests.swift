@@ -117,6 +117,44 @@ final class LogLineTests: XCTestCase {
     )
   }
 
+  func testPlainCheckAgreesWithTheByteRule() {
+    func plain(_ bytes: [UInt8]) -> Bool {
+      !bytes.isEmpty && !bytes.contains { $0 <= 0x20 || $0 >= 0x7f || $0 == 0x22 || $0 == 0x3d }
+    }
+    var none: UInt8 = 0x61
+    XCTAssertFalse(LogLine.isPlain(&none, 0), "an empty value is quoted")
+    // Every byte value at every position of values shorter than, as long as and longer
+    // than a word (the word-at-a-time check and its tail).
+    for length in 1...19 {
+      for position in 0..<length {
+        for byte in UInt8.min...UInt8.max {
+          var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: length)
+          bytes[position] = byte
+          let checked = bytes.withUnsafeBufferPointer { LogLine.isPlain($0.baseAddress!, length) }
+          XCTAssertEqual(checked, plain(bytes), "byte \(byte) at \(position) of \(length)")
+        }
+      }
+    }
+  }
+
+  func testRestartedLinesAndRepeatedDates() {
+    var line = LogLine(.info, "x", journal: false)
+    let date = Instant(milliseconds: 1_767_254_405_000)
+    let wide = Instant(milliseconds: 400_000_000_000_000)
+    line.field("d", date)
+    line.restart(.info, "scheduled", journal: true)
+    line.field("d", date)
+    line.field("d", wide)
+    line.field("d", wide)
+    line.field("d", Instant(milliseconds: 1_767_254_405_001))
+    line.field("d", date)
+    let text = String(decoding: line.bytes, as: UTF8.self)
+    XCTAssertEqual(
+      text,
+      "<6>level=info event=scheduled d=2026-01-01T08:00:05.000Z d=\(wide.rfc3339) d=\(wide.rfc3339)"
+        + " d=2026-01-01T08:00:05.001Z d=2026-01-01T08:00:05.000Z")
+  }
+
   func testNothingIsFormattedBelowTheLevel() {
     // `LogLine` is not copyable, so it cannot go to XCTest's generic nil checks.
     XCTAssertTrue(Log(level: .warn, journal: false).line(.info, "scheduled") == nil)
