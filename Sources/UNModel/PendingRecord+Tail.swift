@@ -40,7 +40,9 @@ struct PendingRecordLayout {
   var width = 1
   var identifierIsASCII = false
 
-  init(_ r: NotificationRequest) {
+  /// Borrowing: an initializer takes its arguments owned, and the request was copied
+  /// (every string retained and released) to be measured.
+  init(_ r: borrowing NotificationRequest) {
     let id = r.identifier.utf8.count
     let title = id + r.content.title.utf8.count
     let body = title + r.content.body.utf8.count

@@ -83,9 +83,10 @@ final class PendingRecord: ManagedBuffer<PendingRecordHeader, UInt8> {
     -> PendingRecord
   {
     let layout = PendingRecordLayout(request)
-    let made = create(minimumCapacity: layout.tailCount) { _ in
-      layout.header(request, anchor: anchor, nextDate: nextDate, addedSequence: addedSequence, heapIndex: 0)
-    }
+    // The header is made before, not inside, `create`'s closure: capturing the request
+    // there copied it (every string and array retained and released again).
+    let header = layout.header(request, anchor: anchor, nextDate: nextDate, addedSequence: addedSequence, heapIndex: 0)
+    let made = create(minimumCapacity: layout.tailCount) { _ in header }
     let record = unsafeDowncast(made, to: PendingRecord.self)
     record.withUnsafeMutablePointerToElements { layout.write(request, to: $0) }
     return record
