@@ -97,4 +97,11 @@ final class DateTextCache {
 final class WarningsTextCache {
   var warnings: [String] = []
   var text: [UInt8] = Array("[]".utf8)
+  /// The end of the last `scheduleLocal` result, from its next trigger date on
+  /// (`"…","warnings":[…]}`; empty before the first), and the date and warnings it was
+  /// written from: the answers of a burst of requests in one millisecond naming the same
+  /// category end alike, and are finished with one copy.
+  var resultTail: [UInt8] = []
+  var resultTailDate: Instant?
+  var resultTailWarnings: [String] = []
 }

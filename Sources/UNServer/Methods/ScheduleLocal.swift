@@ -40,11 +40,28 @@ enum ScheduleLocal: Method {
     _ r: ScheduleResult, into o: inout [UInt8], dates: DateTextCache, warnings: WarningsTextCache
   ) {
     WireBytes.member(#"{"identifier":"#, r.identifier, &o)
-    WireBytes.key(r.scheduled ? #","scheduled":true"# : #","scheduled":false"#, &o)
-    WireBytes.key(r.replaced ? #","replaced":true,"nextTriggerDate":"# : #","replaced":false,"nextTriggerDate":"#, &o)
-    if let next = r.nextTriggerDate { WireBytes.date(next, &o, cache: dates) } else { WireBytes.key("null", &o) }
-    WireBytes.key(#","warnings":"#, &o)
-    WireBytes.warnings(r.warnings, &o, cache: warnings)
-    o.append(UInt8(ascii: "}"))
+    // Few, large appends (each append to an array checks its uniqueness and capacity).
+    let flags: StaticString =
+      switch (r.scheduled, r.replaced) {
+      case (true, false): #","scheduled":true,"replaced":false,"nextTriggerDate":"#
+      case (true, true): #","scheduled":true,"replaced":true,"nextTriggerDate":"#
+      case (false, false): #","scheduled":false,"replaced":false,"nextTriggerDate":"#
+      case (false, true): #","scheduled":false,"replaced":true,"nextTriggerDate":"#
+      }
+    WireBytes.key(flags, &o)
+    if !warnings.resultTail.isEmpty, warnings.resultTailDate == r.nextTriggerDate,
+      warnings.resultTailWarnings == r.warnings
+    {
+      return o.append(contentsOf: warnings.resultTail)
+    }
+    var tail: [UInt8] = []
+    if let next = r.nextTriggerDate { WireBytes.date(next, &tail, cache: dates) } else { WireBytes.key("null", &tail) }
+    WireBytes.key(#","warnings":"#, &tail)
+    WireBytes.warnings(r.warnings, &tail, cache: warnings)
+    tail.append(UInt8(ascii: "}"))
+    o.append(contentsOf: tail)
+    warnings.resultTail = tail
+    warnings.resultTailDate = r.nextTriggerDate
+    warnings.resultTailWarnings = r.warnings
   }
 }
