@@ -188,6 +188,24 @@ public struct JSONPullReader {
   public mutating func double() -> Double? {
     guard let b = peek(), b == UInt8(ascii: "-") || b &- UInt8(ascii: "0") < 10 else { return nil }
     let start = reader.index
+    // The usual case, a positive integer without a leading zero, in one pass: its
+    // digits, then any byte that cannot continue a number.
+    if b != UInt8(ascii: "0") {
+      var value: Int64 = 0
+      var i = start
+      let limit = min(reader.count, start + 15)
+      while i < limit, reader.base[i] &- UInt8(ascii: "0") < 10 {
+        value = value &* 10 &+ Int64(reader.base[i] &- UInt8(ascii: "0"))
+        i += 1
+      }
+      if i > start {
+        let next = i < reader.count ? reader.base[i] : 0
+        if next &- UInt8(ascii: "0") >= 10, next != UInt8(ascii: "."), next | 0x20 != UInt8(ascii: "e") {
+          reader.index = i
+          return Double(value)
+        }
+      }
+    }
     guard (try? reader.scanNumber()) != nil else { return nil }
     let length = reader.index - start
     if length <= 15 {

@@ -123,6 +123,34 @@ final class JSONPullReaderTests: XCTestCase {
     }
   }
 
+  func testDoublesReadAsTheTextReads() {
+    for text in [
+      "0", "1", "86400", "123456789012345", "1234567890123456", "12345678901234567890", "-5", "01", "1.5", "2e3",
+      "2E-3", "7,", "7}", "7 ", "1.", "1e", "-", "0.25", "1e999", "60.0",
+    ] {
+      let value: (Double?, Int) = Array(text.utf8).withUnsafeBytes { raw in
+        var r = JSONPullReader(raw)
+        let d = r.double()
+        return (d, r.reader.index)
+      }
+      // What the parser accepts as a number at the start of the text, read by `Double`.
+      let prefix = text.prefix { !",} ".contains($0) }
+      let expected: Double? =
+        switch try? JSONParser.parse(String(prefix)) {
+        case .number(let n)?: Double(n)
+        default: nil
+        }
+      if text == "01" {
+        // The reader stops after the "0"; the caller then refuses the "1".
+        XCTAssertEqual(value.0, 0)
+        XCTAssertEqual(value.1, 1)
+      } else {
+        XCTAssertEqual(value.0, expected, text)
+        if expected != nil { XCTAssertEqual(value.1, prefix.utf8.count, text) }
+      }
+    }
+  }
+
   /// `body` applied to `bytes` read as a member name.
   private func name<T>(_ bytes: [UInt8], _ body: (JSONPullReader.Name) -> T) -> T {
     bytes.withUnsafeBufferPointer { buffer in
