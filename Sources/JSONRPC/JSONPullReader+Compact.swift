@@ -7,7 +7,8 @@ extension JSONPullReader {
   mutating func scanPlainString() -> Bool {
     reader.index += 1
     while true {
-      reader.skipPlainASCII()
+      // Plain ASCII a word at a time; it stops only at the bytes below.
+      reader.index = plainASCIIEnd(from: reader.index)
       guard reader.index < reader.count else { return false }
       let byte = reader.base[reader.index]
       if byte == UInt8(ascii: "\"") {
@@ -15,8 +16,6 @@ extension JSONPullReader {
         return true
       } else if byte == UInt8(ascii: "\\") || byte < 0x20 {
         return false
-      } else if byte < 0x80 {
-        reader.index += 1
       } else if (try? reader.skipUTF8Sequence()) == nil {
         return false
       }

@@ -26,29 +26,53 @@ public struct JSONPullReader {
       self.count = count
     }
 
-    /// The bytes as a string (they were checked to be UTF-8 when read).
-    public var text: String { String(decoding: UnsafeBufferPointer(start: start, count: count), as: UTF8.self) }
+    /// The bytes as a string (they were checked to be UTF-8 when read).  A short ASCII
+    /// one (a method's name) is built without the validating route.
+    public var text: String {
+      if count <= 15, isASCII { return JSONPullReader.asciiString(start, count) }
+      return String(decoding: UnsafeBufferPointer(start: start, count: count), as: UTF8.self)
+    }
 
-    /// Whether the name is exactly `word` (ASCII).
+    /// No byte has its high bit set; for up to 15 bytes, two overlapping loads.
+    private var isASCII: Bool {
+      let p = UnsafeRawPointer(start)
+      let n = count
+      let high: UInt64
+      if n >= 8 {
+        high = p.loadUnaligned(as: UInt64.self) | p.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self)
+      } else if n >= 4 {
+        high = UInt64(p.loadUnaligned(as: UInt32.self) | p.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self))
+      } else {
+        var bits: UInt8 = 0
+        for k in 0..<n { bits |= p.load(fromByteOffset: k, as: UInt8.self) }
+        high = UInt64(bits)
+      }
+      return high & 0x8080_8080_8080_8080 == 0
+    }
+
+    /// Whether the name is exactly `word` (ASCII).  Two overlapping loads of the widest
+    /// size that fits compare a name of 2 to 16 bytes: no byte loop, and no load outside
+    /// either text.
     @inlinable @inline(__always)
     public func `is`(_ word: StaticString) -> Bool {
-      guard word.utf8CodeUnitCount == count else { return false }
+      let n = count
+      guard word.utf8CodeUnitCount == n else { return false }
       let a = UnsafeRawPointer(start)
       let b = UnsafeRawPointer(word.utf8Start)
-      var k = 0
-      // Eight bytes a step: the field names are up to 23 bytes long.
-      while k + 8 <= count {
-        guard a.loadUnaligned(fromByteOffset: k, as: UInt64.self) == b.loadUnaligned(fromByteOffset: k, as: UInt64.self)
-        else { return false }
-        k += 8
+      @inline(__always) func same<T: FixedWidthInteger>(_: T.Type, _ k: Int) -> Bool {
+        a.loadUnaligned(fromByteOffset: k, as: T.self) == b.loadUnaligned(fromByteOffset: k, as: T.self)
       }
-      while k < count {
-        guard a.load(fromByteOffset: k, as: UInt8.self) == b.load(fromByteOffset: k, as: UInt8.self) else {
-          return false
+      if n >= 8 {
+        var k = 0
+        while k + 8 < n {
+          guard same(UInt64.self, k) else { return false }
+          k += 8
         }
-        k += 1
+        return same(UInt64.self, n - 8)
       }
-      return true
+      if n >= 4 { return same(UInt32.self, 0) && same(UInt32.self, n - 4) }
+      if n >= 2 { return same(UInt16.self, 0) && same(UInt16.self, n - 2) }
+      return n == 0 || same(UInt8.self, 0)
     }
   }
 
@@ -61,9 +85,14 @@ public struct JSONPullReader {
     case other
   }
 
-  /// The first byte of the next token, after whitespace; nil at the end.
-  @inlinable
+  /// The first byte of the next token, after whitespace; nil at the end.  Inlined with
+  /// a test for the usual case, a token right at the cursor: several calls a member.
+  @inlinable @inline(__always)
   public mutating func peek() -> UInt8? {
+    if reader.index < reader.count {
+      let byte = reader.base[reader.index]
+      if byte > 0x20 { return byte }
+    }
     reader.skipWhitespace()
     return reader.index < reader.count ? reader.base[reader.index] : nil
   }
@@ -100,31 +129,10 @@ public struct JSONPullReader {
       return .other
     }
     first = false
-    let base = reader.base
-    let end = reader.count
     let start = reader.index + 1
-    var i = start
-    // Eight bytes a step while none is a quote, a backslash, a control character or
-    // non-ASCII (the word test of `JSONWriter`, plus the high bits): names are read
-    // for every member of every request.  The byte loop below finds which one it was.
-    let ones: UInt64 = 0x0101_0101_0101_0101
-    while i + 8 <= end {
-      let w = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
-      let quote = w ^ (ones &* 0x22)
-      let backslash = w ^ (ones &* 0x5C)
-      let special =
-        ((w &- ones &* 0x20) & ~w) | ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | w
-      if special & (ones &* 0x80) != 0 { break }
-      i += 8
-    }
-    while true {
-      guard i < end else { return .other }
-      let b = base[i]
-      if b == UInt8(ascii: "\"") { break }
-      if b < 0x20 || b >= 0x80 || b == UInt8(ascii: "\\") { return .other }
-      i += 1
-    }
-    let name = Name(start: base + start, count: i - start)
+    let i = plainASCIIEnd(from: start)
+    guard i < reader.count, reader.base[i] == UInt8(ascii: "\"") else { return .other }
+    let name = Name(start: reader.base + start, count: i - start)
     reader.index = i + 1
     guard peek() == UInt8(ascii: ":") else { return .other }
     reader.index += 1
@@ -135,27 +143,30 @@ public struct JSONPullReader {
   @inlinable
   public mutating func atEnd() -> Bool { peek() == nil }
 
-  /// A string value, decoded as the parser decodes it.
-  public mutating func string() -> String? {
-    guard peek() == UInt8(ascii: "\"") else { return nil }
-    return try? reader.readString()
-  }
-
-  /// A string value with no escapes, as its raw bytes (for comparing with a constant).
-  public mutating func plainString() -> Name? {
-    guard peek() == UInt8(ascii: "\"") else { return nil }
-    let start = reader.index + 1
-    guard scanPlainString() else { return nil }
-    return Name(start: reader.base + start, count: reader.index - 1 - start)
-  }
-
-  /// `true` or `false`.
+  /// `true` or `false`, each compared as one word.
   public mutating func bool() -> Bool? {
-    switch peek() {
-    case UInt8(ascii: "t"): return (try? reader.readLiteral("true")) != nil ? true : nil
-    case UInt8(ascii: "f"): return (try? reader.readLiteral("false")) != nil ? false : nil
+    let first = peek()
+    let i = reader.index
+    let p = UnsafeRawPointer(reader.base + i)
+    switch first {
+    case UInt8(ascii: "t"):
+      guard i + 4 <= reader.count, p.loadUnaligned(as: UInt32.self) == Self.word("true") else { return nil }
+      reader.index = i + 4
+      return true
+    case UInt8(ascii: "f"):
+      guard i + 5 <= reader.count, p.loadUnaligned(fromByteOffset: 1, as: UInt32.self) == Self.word("alse") else {
+        return nil
+      }
+      reader.index = i + 5
+      return false
     default: return nil
     }
+  }
+
+  /// Four ASCII letters as one word, loaded as the message's bytes are.
+  @inline(__always)
+  private static func word(_ letters: StaticString) -> UInt32 {
+    UnsafeRawPointer(letters.utf8Start).loadUnaligned(as: UInt32.self)
   }
 
   /// Reads `null` when it comes next; false (and nothing read) otherwise.
@@ -172,20 +183,29 @@ public struct JSONPullReader {
     return true
   }
 
-  /// A number's exact text, as the tree keeps it.
-  public mutating func numberText() -> String? {
-    guard let b = peek(), b == UInt8(ascii: "-") || b &- UInt8(ascii: "0") < 10 else { return nil }
-    let start = reader.index
-    guard (try? reader.scanNumber()) != nil else { return nil }
-    return String(
-      decoding: UnsafeBufferPointer(start: reader.base + start, count: reader.index - start), as: UTF8.self)
-  }
-
   /// A number as `Double(text)` reads it; plain integers of up to 15 digits, exact in
   /// a double, skip the text conversion.
   public mutating func double() -> Double? {
     guard let b = peek(), b == UInt8(ascii: "-") || b &- UInt8(ascii: "0") < 10 else { return nil }
     let start = reader.index
+    // The usual case, a positive integer without a leading zero, in one pass: its
+    // digits, then any byte that cannot continue a number.
+    if b != UInt8(ascii: "0") {
+      var value: Int64 = 0
+      var i = start
+      let limit = min(reader.count, start + 15)
+      while i < limit, reader.base[i] &- UInt8(ascii: "0") < 10 {
+        value = value &* 10 &+ Int64(reader.base[i] &- UInt8(ascii: "0"))
+        i += 1
+      }
+      if i > start {
+        let next = i < reader.count ? reader.base[i] : 0
+        if next &- UInt8(ascii: "0") >= 10, next != UInt8(ascii: "."), next | 0x20 != UInt8(ascii: "e") {
+          reader.index = i
+          return Double(value)
+        }
+      }
+    }
     guard (try? reader.scanNumber()) != nil else { return nil }
     let length = reader.index - start
     if length <= 15 {

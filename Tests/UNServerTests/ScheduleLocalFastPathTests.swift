@@ -54,6 +54,8 @@ final class ScheduleLocalFastPathTests: XCTestCase {
       " { \"jsonrpc\" : \"2.0\" , \"method\" : \"scheduleLocal\" , \"params\" : { \"identifier\" : \"x\" , \"content\" : { } } , \"id\" : null } \n"
     )
     assertFast(#"{"method":"scheduleLocal","jsonrpc":"2.0","params":{"identifier":"x","content":{}}}"#)
+    // The envelope's members after params.
+    assertFast(#"{"method":"scheduleLocal","params":{"identifier":"x","content":{}},"jsonrpc":"2.0","id":"z"}"#)
     assertFast(#"{"jsonrpc":"2.0","id":-1.5e3,"method":"scheduleLocal","params":{"identifier":"x","content":{}}}"#)
     assertFast(
       envelope(#"{"identifier":"\u00e9t\u00e9 \ud83d\ude00","content":{"title":"a\nb","body":"é"},"trigger":null}"#))
@@ -93,6 +95,20 @@ final class ScheduleLocalFastPathTests: XCTestCase {
       envelope(#"{"identifier":"x","content":null}"#), envelope(#"{"identifier":"x","identifier":"y","content":{}}"#),
       envelope(#"{"identifier":"x","content":{},"extra":1}"#), envelope(#"{"identifier":"x","content":{"titel":"a"}}"#),
       envelope(#"{"identifier":"x","content":{"title":"a","title":"b"}}"#),
+      // Repeated fields, read directly or through the table, also after a null.
+      envelope(#"{"identifier":"x","content":{"body":null,"body":"b"}}"#),
+      envelope(#"{"identifier":"x","content":{"userInfo":{},"userInfo":{}}}"#),
+      envelope(
+        #"{"identifier":"x","content":{"categoryIdentifier":"a","threadIdentifier":"b","categoryIdentifier":"c"}}"#),
+      envelope(#"{"identifier":"x","content":{"threadIdentifier":"a","threadIdentifier":null}}"#),
+      envelope(#"{"identifier":"x","content":{"subtitle":"a","subtitle":"b"}}"#),
+      envelope(#"{"app":"a","identifier":"x","content":{},"app":"b"}"#),
+      envelope(#"{"identifier":"x","content":{},"trigger":null,"trigger":null}"#),
+      // Envelope members repeated after params.
+      #"{"jsonrpc":"2.0","id":1,"method":"scheduleLocal","params":{"identifier":"x","content":{}},"id":2}"#,
+      #"{"jsonrpc":"2.0","method":"scheduleLocal","params":{"identifier":"x","content":{}},"method":"ping"}"#,
+      #"{"jsonrpc":"2.0","method":"scheduleLocal","params":{"identifier":"x","content":{}},"params":{}}"#,
+      #"{"method":"scheduleLocal","params":{"identifier":"x","content":{}},"id":1}"#,
       envelope(#"{"identifier":"x","content":{"title":1}}"#), envelope(#"{"identifier":"x","content":{"badge":1.5}}"#),
       envelope(#"{"identifier":"x","content":{"badge":"1"}}"#),
       envelope(#"{"identifier":"x","content":{"userInfo":[]}}"#),

@@ -15,6 +15,12 @@ struct ScheduleLocalFastPath: Equatable {
   var app: String?
   var request: NotificationRequest
 
+  /// An empty request for `readParams` to fill.  Copied from a constant: building one
+  /// compiled to a build, a copy and a destroy of each level (about 900 instructions);
+  /// the copy of this one is a few retains of constants.
+  static let empty = ScheduleLocalFastPath(
+    id: nil, app: nil, request: NotificationRequest(identifier: "", content: Content(), trigger: nil))
+
   /// Decodes `bytes` when they are a `scheduleLocal` in this shape, or nil when the
   /// general path must handle them (`RequestFastPath` reads the envelope).
   static func decode(_ bytes: UnsafeRawBufferPointer, maxDepth: Int) -> ScheduleLocalFastPath? {
@@ -35,51 +41,52 @@ struct ScheduleLocalFastPath: Equatable {
     }
   }
 
-  /// `{app?, identifier, content, trigger?}`; a null app or trigger counts as absent, as
-  /// `Params` reads it.
-  static func params(_ r: inout JSONPullReader, maxDepth: Int) -> ScheduleLocalFastPath? {
-    guard r.beginObject() else { return nil }
+  /// `{app?, identifier, content, trigger?}` read into this value, which starts empty; a
+  /// null app or trigger counts as absent, as `Params` reads it.  False sends the
+  /// request to the general path.
+  mutating func readParams(_ r: inout JSONPullReader, maxDepth: Int) -> Bool {
+    guard r.beginObject() else { return false }
     var first = true
     var seen: UInt8 = 0
-    var app: String?
-    var identifier: String?
-    var content: Content?
-    var trigger: Trigger?
     while true {
       switch r.nextMember(&first) {
       case .other:
-        return nil
+        return false
       case .end:
-        guard let identifier, let content else { return nil }
-        return ScheduleLocalFastPath(
-          id: nil, app: app, request: NotificationRequest(identifier: identifier, content: content, trigger: trigger))
+        // The identifier and the content are required.
+        return seen & 6 == 6
       case .name(let name):
         let bit: UInt8
         if name.is("app") {
           bit = 1
-          if !r.null() {
-            guard let s = r.string() else { return nil }
-            app = s
-          }
         } else if name.is("identifier") {
           bit = 2
-          guard let s = r.string(), !s.isEmpty else { return nil }
-          identifier = s
         } else if name.is("content") {
           bit = 4
-          guard let c = self.content(&r, maxDepth: maxDepth) else { return nil }
-          content = c
         } else if name.is("trigger") {
           bit = 8
-          if !r.null() {
-            guard let t = TriggerShape.read(&r) else { return nil }
-            trigger = t
-          }
         } else {
-          return nil
+          return false
         }
-        guard seen & bit == 0 else { return nil }
+        guard seen & bit == 0 else { return false }
         seen |= bit
+        switch bit {
+        case 1:
+          if !r.null() {
+            guard let s = r.string() else { return false }
+            app = s
+          }
+        case 2:
+          guard let s = r.string(), !s.isEmpty else { return false }
+          request.identifier = s
+        case 4:
+          guard Self.readContent(&r, into: &request.content, maxDepth: maxDepth) else { return false }
+        default:
+          if !r.null() {
+            guard let t = TriggerShape.read(&r) else { return false }
+            request.trigger = t
+          }
+        }
       }
     }
   }
