@@ -82,7 +82,7 @@ final class Persistence {
   /// Writes what changed since the last commit, in one transaction, on this thread
   /// (start-up, and tests; the running daemon commits through `Commits`).
   func commit(_ center: Center) throws {
-    var changes: [StoreChange] = []
+    var changes = ChangeList()
     Self.takeChanges(from: center)?.append(to: &changes)
     try store.commit(changes)
   }

@@ -37,13 +37,12 @@ public final class SQLiteStore: StateStore {
   private(set) var putNumberedRowsStatement: OpaquePointer?
   private(set) var deleteNumberedRowsStatement: OpaquePointer?
   private(set) var deleteNumberedRangeStatement: OpaquePointer?
-  /// Where numbered rows' bytes are made (`StoredValue.write`) and their texts copied,
-  /// reused from chunk to chunk, and where each row's parts are.
-  var scratch: [UInt8] = []
+  /// `BEGIN IMMEDIATE` and `COMMIT`, prepared once instead of parsed for every commit.
+  private var begin: OpaquePointer?
+  private var end: OpaquePointer?
   /// Pages in the write-ahead log after the last commit (the WAL hook sets it).
   private var logPages = 0
   static let checkpointPages = 1000
-  var layouts: [RowLayout] = []
 
   public init(directory: String, durability: Durability) throws(StoreError) {
     path = directory.hasSuffix("/") ? directory + "uncenter.db" : directory + "/uncenter.db"
@@ -148,6 +147,8 @@ public final class SQLiteStore: StateStore {
     putNumberedRowsStatement = try prepare(Self.putNumberedRows)
     deleteNumberedRowsStatement = try prepare(Self.deleteNumberedRows)
     deleteNumberedRangeStatement = try prepare(Self.deleteNumberedRange)
+    begin = try prepare("BEGIN IMMEDIATE")
+    end = try prepare("COMMIT")
   }
 
   /// The distinct table names, one index seek each (`tbl > previous`), not a scan.
@@ -202,15 +203,28 @@ public final class SQLiteStore: StateStore {
   }
 
   public func commit(_ changes: [StoreChange]) throws(StoreError) {
-    guard !changes.isEmpty else { return }
-    try exec("BEGIN IMMEDIATE")
+    var list = ChangeList()
+    for change in changes { list.append(change) }
+    try commit(list)
+  }
+
+  public func commit(_ list: ChangeList) throws(StoreError) {
+    guard !list.isEmpty else { return }
+    try step(begin, "BEGIN IMMEDIATE")
     do {
-      try applyInRuns(changes)
-      try exec("COMMIT")
+      try applyInRuns(list)
+      try step(end, "COMMIT")
     } catch {
       sqlite3_exec(db, "ROLLBACK", nil, nil, nil)
       throw error
     }
+  }
+
+  /// Runs a prepared statement that takes no parameters.
+  private func step(_ stmt: OpaquePointer?, _ what: String) throws(StoreError) {
+    let rc = sqlite3_step(stmt)
+    sqlite3_reset(stmt)
+    guard rc == SQLITE_DONE else { throw fail(what) }
   }
 
   func apply(_ change: StoreChange) throws(StoreError) {
@@ -244,7 +258,9 @@ public final class SQLiteStore: StateStore {
         }
       }
     case .putNumbered, .deleteNumbered:
-      try applyInRuns([change])  // a run of one
+      var one = ChangeList()  // a run of one
+      one.append(change)
+      try applyInRuns(one)
     }
   }
 
@@ -274,10 +290,11 @@ public final class SQLiteStore: StateStore {
   public func close() {
     for stmt in [
       put, delete, deleteApp, putNumberedStatement, deleteNumberedStatement, putNumberedRowsStatement,
-      deleteNumberedRowsStatement, deleteNumberedRangeStatement,
+      deleteNumberedRowsStatement, deleteNumberedRangeStatement, begin, end,
     ] { sqlite3_finalize(stmt) }
     (put, delete, deleteApp, putNumberedStatement, deleteNumberedStatement) = (nil, nil, nil, nil, nil)
     (putNumberedRowsStatement, deleteNumberedRowsStatement, deleteNumberedRangeStatement) = (nil, nil, nil)
+    (begin, end) = (nil, nil)
     if db != nil { sqlite3_close(db) }
     db = nil
   }
