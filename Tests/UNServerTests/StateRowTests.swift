@@ -1,7 +1,7 @@
 import JSONRPC
-import UNModel
 import XCTest
 
+@testable import UNModel
 @testable import UNServer
 
 /// A pending request's stored row reads back as the same request, whichever fields it
@@ -68,10 +68,18 @@ final class StateRowTests: XCTestCase {
     common.userInfo = JSONText(bytes: Array(#"{"seq":1}"#.utf8))
     var rare = common
     rare.badge = 2
+    var plain = common
+    plain.body = "Daily standup, room 4"
+    var sparse = Content()
+    sparse.body = "b"
     let interval = Trigger.timeInterval(try TimeIntervalTrigger(seconds: 86400.5, repeats: false))
-    for (i, (content, trigger)) in [(common, interval), (Content(), interval), (rare, interval), (common, nil)]
-      .enumerated()
-    {
+    // Whole seconds and plain texts: the rows written through a cursor.
+    let whole = Trigger.timeInterval(try TimeIntervalTrigger(seconds: 86400, repeats: false))
+    let repeating = Trigger.timeInterval(try TimeIntervalTrigger(seconds: 60, repeats: true))
+    for (i, (content, trigger)) in [
+      (common, interval), (Content(), interval), (rare, interval), (common, nil), (common, whole), (plain, whole),
+      (plain, repeating), (Content(), whole), (sparse, repeating),
+    ].enumerated() {
       var p = pending(content, trigger)
       p.request.identifier = "id-\(i)-é"
       requests.append(p)
@@ -83,6 +91,28 @@ final class StateRowTests: XCTestCase {
       XCTAssertEqual(
         String(decoding: fromView, as: UTF8.self), String(decoding: StateCodec.pendingRow(p), as: UTF8.self))
       XCTAssertEqual(try StateCodec.decodePending(try JSONParser.parse(fromView)), p)
+    }
+  }
+
+  /// An event's row is the same bytes whether written field by field or, for the common
+  /// shapes with nothing to escape, through a cursor; and it reads back as the event.
+  func testEventRowsAreTheSameBytesEitherWay() throws {
+    var events = [
+      Event(.scheduled, app: "com.bench", date: t0, identifier: "r-1", nextTriggerDate: t0),
+      Event(.removed, app: "com.bench", date: Instant(milliseconds: -5), identifier: "r-1"),
+      Event(.scheduled, app: "a\"b", date: t0, identifier: "r-2", nextTriggerDate: t0),
+      Event(.fired, app: "a", date: t0, identifier: "line\nbreak é"),
+      Event(.delivered, app: "a", date: t0, identifier: ""),
+      Event(.removed, app: "a", date: t0, [("list", .string("pending")), ("identifiers", .strings(["x", "y"]))]),
+    ]
+    for (i, _) in events.enumerated() { events[i].sequence = UInt64(i + 1) * 1_000_003 }
+    for e in events {
+      var fields: [UInt8] = []
+      StateCodec.eventRowFields(e, into: &fields)
+      XCTAssertEqual(String(decoding: StateCodec.eventRow(e), as: UTF8.self), String(decoding: fields, as: UTF8.self))
+      let back = try StateCodec.decodeEvent(try JSONParser.parse(fields))
+      XCTAssertEqual(back.sequence, e.sequence)
+      XCTAssertEqual(back.app, e.app)
     }
   }
 
