@@ -4,65 +4,77 @@ import Foundation
 /// Numbered rows change in runs: with `--state`, each `scheduleLocal` adds a pending row
 /// and an event row and pushes an old event out of the history, and a commit holds
 /// hundreds of them.  A run is written `rowsPerStatement` rows per statement, so the
-/// per-statement work (step, halt, reset) is paid once per chunk, and every row's table,
-/// app and value are bound from the commit's one buffer (`ChangeList.bytes`) without
-/// copies.
+/// per-statement work (step, halt, reset) is paid once per chunk, and every row's app
+/// and value are bound from the commit's one buffer (`ChangeList.bytes`) without copies.
+/// Each numbered table has its own statements (`NumberedTable`).
 extension SQLiteStore {
   static let rowsPerStatement = 32
-
-  static let putNumberedRows =
-    "INSERT OR REPLACE INTO numbered (tbl, num, app, value) VALUES "
-    + (0..<rowsPerStatement).map { "(?\(4 * $0 + 1), ?\(4 * $0 + 2), ?\(4 * $0 + 3), ?\(4 * $0 + 4))" }
-    .joined(separator: ", ")
-  static let deleteNumberedRange = "DELETE FROM numbered WHERE num BETWEEN ?2 AND ?3 AND tbl = ?1"
-  static let deleteNumberedRows =
-    "DELETE FROM numbered WHERE tbl = ?1 AND num IN ("
-    + (0..<rowsPerStatement).map { "?\($0 + 2)" }.joined(separator: ", ") + ")"
 
   /// Applies `list` in order; consecutive numbered puts, and consecutive numbered
   /// deletes of one table, go as runs.
   func applyInRuns(_ list: ChangeList) throws(StoreError) {
-    var keyedFailure: StoreError?
+    var storeFailure: StoreError?
+    // The last run's table: runs of one table follow one another.
+    var current: (name: Range<Int>, table: NumberedTable)?
     // Bound as SQLITE_STATIC (nil): `list.bytes` is not touched until the steps are done.
     let rc = list.bytes.withUnsafeBytes { bytes -> Int32 in
       // An empty buffer has no address; every range in it is then empty, and SQLite reads
       // no byte of an empty text or blob.
       let base = bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!
       let entries = list.entries
+      func table(_ name: Range<Int>) -> NumberedTable? {
+        if let current, same(current.name, name, base) { return current.table }
+        do throws(StoreError) {
+          let bytes = UnsafeRawBufferPointer(start: base + name.lowerBound, count: name.count)
+          let table = try numberedTable(named: String(decoding: bytes, as: UTF8.self))
+          current = (name, table)
+          return table
+        } catch {
+          storeFailure = error
+          return nil
+        }
+      }
       var i = 0
       while i < entries.count {
         var end = i + 1
         let rc: Int32
         switch entries[i].kind {
         case .put:
-          while end < entries.count, end - i < Self.rowsPerStatement, entries[end].kind == .put { end += 1 }
-          rc = putNumberedChunk(entries[i..<end], base)
+          let name = entries[i].table
+          while end < entries.count, end - i < Self.rowsPerStatement, entries[end].kind == .put,
+            same(entries[end].table, name, base)
+          {
+            end += 1
+          }
+          guard let t = table(name) else { return SQLITE_ERROR }
+          rc = putNumberedChunk(t, entries[i..<end], base)
         case .delete:
+          guard let t = table(entries[i].table) else { return SQLITE_ERROR }
           // Consecutive numbers (events leaving the history in order) go as one range.
-          let table = entries[i].table
+          let name = entries[i].table
           var last = entries[i].number
           while end < entries.count, entries[end].kind == .delete, entries[end].number == last &+ 1,
-            same(entries[end].table, table, base)
+            same(entries[end].table, name, base)
           {
             last = entries[end].number
             end += 1
           }
           if end - i > 1 {
-            rc = deleteNumberedRange(table, entries[i].number, last, base)
+            rc = deleteNumberedRange(t, entries[i].number, last)
             break
           }
           while end < entries.count, end - i < Self.rowsPerStatement, entries[end].kind == .delete,
-            same(entries[end].table, table, base)
+            same(entries[end].table, name, base)
           {
             end += 1
           }
-          rc = deleteNumberedChunk(table, entries[i..<end], base)
+          rc = deleteNumberedChunk(t, entries[i..<end])
         case .keyed:
           do throws(StoreError) {
             try apply(list.keyed[Int(entries[i].number)])
             rc = SQLITE_DONE
           } catch {
-            keyedFailure = error
+            storeFailure = error
             return SQLITE_ERROR
           }
         }
@@ -71,7 +83,7 @@ extension SQLiteStore {
       }
       return SQLITE_DONE
     }
-    if let keyedFailure { throw keyedFailure }
+    if let storeFailure { throw storeFailure }
     guard rc == SQLITE_DONE else { throw failure("writing the state") }
   }
 
@@ -87,40 +99,38 @@ extension SQLiteStore {
   }
 
   /// Up to `rowsPerStatement` puts: one statement when the chunk is full, else one per row.
-  private func putNumberedChunk(_ chunk: ArraySlice<ChangeList.Entry>, _ base: UnsafeRawPointer) -> Int32 {
+  private func putNumberedChunk(
+    _ table: NumberedTable, _ chunk: ArraySlice<ChangeList.Entry>, _ base: UnsafeRawPointer
+  ) -> Int32 {
     func bind(_ stmt: OpaquePointer?, _ row: ChangeList.Entry, at first: Int32) {
-      text(stmt, first, row.table, base)
-      sqlite3_bind_int64(stmt, first + 1, Int64(bitPattern: row.number))
-      text(stmt, first + 2, row.app, base)
-      sqlite3_bind_blob(stmt, first + 3, base + row.value.lowerBound, Int32(row.value.count), nil)
+      sqlite3_bind_int64(stmt, first, Int64(bitPattern: row.number))
+      text(stmt, first + 1, row.app, base)
+      sqlite3_bind_blob(stmt, first + 2, base + row.value.lowerBound, Int32(row.value.count), nil)
     }
     if chunk.count == Self.rowsPerStatement {
       var k: Int32 = 1
       for row in chunk {
-        bind(putNumberedRowsStatement, row, at: k)
-        k += 4
+        bind(table.putRows, row, at: k)
+        k += 3
       }
-      let rc = sqlite3_step(putNumberedRowsStatement)
-      sqlite3_reset(putNumberedRowsStatement)
+      let rc = sqlite3_step(table.putRows)
+      sqlite3_reset(table.putRows)
       return rc
     }
     for row in chunk {
-      bind(putNumberedStatement, row, at: 1)
-      let rc = sqlite3_step(putNumberedStatement)
-      sqlite3_reset(putNumberedStatement)
+      bind(table.putOne, row, at: 1)
+      let rc = sqlite3_step(table.putOne)
+      sqlite3_reset(table.putOne)
       if rc != SQLITE_DONE { return rc }
     }
     return SQLITE_DONE
   }
 
   /// Up to `rowsPerStatement` deletes from one table.
-  private func deleteNumberedChunk(
-    _ table: Range<Int>, _ chunk: ArraySlice<ChangeList.Entry>, _ base: UnsafeRawPointer
-  ) -> Int32 {
+  private func deleteNumberedChunk(_ table: NumberedTable, _ chunk: ArraySlice<ChangeList.Entry>) -> Int32 {
     let full = chunk.count == Self.rowsPerStatement
-    let stmt = full ? deleteNumberedRowsStatement : deleteNumberedStatement
-    text(stmt, 1, table, base)
-    var k: Int32 = 2
+    let stmt = full ? table.deleteRows : table.deleteOne
+    var k: Int32 = 1
     for change in chunk {
       sqlite3_bind_int64(stmt, k, Int64(bitPattern: change.number))
       if full {
@@ -138,13 +148,10 @@ extension SQLiteStore {
   }
 
   /// Deletes the table's rows numbered `first` through `last`.
-  private func deleteNumberedRange(
-    _ table: Range<Int>, _ first: UInt64, _ last: UInt64, _ base: UnsafeRawPointer
-  ) -> Int32 {
-    let stmt = deleteNumberedRangeStatement
-    text(stmt, 1, table, base)
-    sqlite3_bind_int64(stmt, 2, Int64(bitPattern: first))
-    sqlite3_bind_int64(stmt, 3, Int64(bitPattern: last))
+  private func deleteNumberedRange(_ table: NumberedTable, _ first: UInt64, _ last: UInt64) -> Int32 {
+    let stmt = table.deleteRange
+    sqlite3_bind_int64(stmt, 1, Int64(bitPattern: first))
+    sqlite3_bind_int64(stmt, 2, Int64(bitPattern: last))
     let rc = sqlite3_step(stmt)
     sqlite3_reset(stmt)
     return rc
