@@ -27,9 +27,23 @@ struct RowCursor {
   }
 
   /// Whether `utf8` has no quote, backslash or control character (JSON text as it is).
+  /// Eight bytes at a time, with the word test `JSONWriter` uses.
   static func isPlain(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
-    for byte in utf8 where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-      return false
+    guard let base = utf8.baseAddress.map(UnsafeRawPointer.init) else { return true }
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    var position = 0
+    while position + 8 <= utf8.count {
+      let w = base.loadUnaligned(fromByteOffset: position, as: UInt64.self)
+      let quote = w ^ (ones &* 0x22)
+      let backslash = w ^ (ones &* 0x5C)
+      let special = ((w &- ones &* 0x20) & ~w) | ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)
+      if special & (ones &* 0x80) != 0 { return false }
+      position += 8
+    }
+    while position < utf8.count {
+      let byte = utf8[position]
+      if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return false }
+      position += 1
     }
     return true
   }
@@ -57,22 +71,33 @@ struct RowCursor {
     byte(UInt8(ascii: "\""))
   }
 
-  /// The same digits as `String(value)`.
+  /// The same digits as `String(value)`: two at a time from the right into a small
+  /// buffer (no division per digit, no table to load), then copied.
   mutating func integer(_ value: UInt64) {
-    var digits = 1
-    var rest = value / 10
-    while rest > 0 {
-      digits += 1
-      rest /= 10
+    var buffer: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: UInt64.max has 20 digits
+    let count = withUnsafeMutableBytes(of: &buffer) { digits -> Int in
+      var v = value
+      var p = digits.count
+      while v >= 100 {
+        let pair = v % 100
+        v /= 100
+        let tens = pair / 10
+        p -= 2
+        digits[p] = UInt8(truncatingIfNeeded: tens) &+ UInt8(ascii: "0")
+        digits[p + 1] = UInt8(truncatingIfNeeded: pair &- tens &* 10) &+ UInt8(ascii: "0")
+      }
+      if v >= 10 {
+        p -= 2
+        digits[p] = UInt8(truncatingIfNeeded: v / 10) &+ UInt8(ascii: "0")
+        digits[p + 1] = UInt8(truncatingIfNeeded: v % 10) &+ UInt8(ascii: "0")
+      } else {
+        p -= 1
+        digits[p] = UInt8(truncatingIfNeeded: v) &+ UInt8(ascii: "0")
+      }
+      UnsafeMutableRawPointer(at).copyMemory(from: digits.baseAddress! + p, byteCount: digits.count - p)
+      return digits.count - p
     }
-    var v = value
-    var p = at + digits
-    repeat {
-      p -= 1
-      p.pointee = UInt8(truncatingIfNeeded: v % 10) &+ UInt8(ascii: "0")
-      v /= 10
-    } while v > 0
-    at += digits
+    at += count
   }
 
   mutating func integer(_ value: Int64) {

@@ -116,6 +116,44 @@ final class StateRowTests: XCTestCase {
     }
   }
 
+  /// A cursor writes numbers with the same digits as `String`, and tells plain text from
+  /// text to escape however long it is.
+  func testRowCursorNumbersAndPlainText() {
+    var values: [Int64] = [0, 1, 9, 10, 11, 99, 100, 101, 999, 1000, -1, -10, -1_767_254_400_000, .max, .min]
+    var p: Int64 = 1
+    while p < Int64.max / 10 {
+      p *= 10
+      values += [p - 1, p, p + 1, -p]
+    }
+    for v in values {
+      var row: [UInt8] = []
+      _ = RowCursor.write(&row, room: 64) { c in
+        c.integer(v)
+        c.byte(UInt8(ascii: " "))
+        c.integer(v.magnitude)
+        return true
+      }
+      XCTAssertEqual(String(decoding: row, as: UTF8.self), "\(v) \(v.magnitude)")
+    }
+    var huge: [UInt8] = []
+    _ = RowCursor.write(&huge, room: 64) { c in
+      c.integer(UInt64.max)
+      return true
+    }
+    XCTAssertEqual(String(decoding: huge, as: UTF8.self), String(UInt64.max))
+    for length in 0..<20 {
+      for bad: UInt8 in [0x00, 0x1F, 0x22, 0x5C] {
+        for at in 0..<max(length, 1) {
+          var text = [UInt8](repeating: UInt8(ascii: "a"), count: max(length, 1))
+          XCTAssertTrue(text.withUnsafeBufferPointer { RowCursor.isPlain($0) })
+          text[at] = bad
+          XCTAssertFalse(text.withUnsafeBufferPointer { RowCursor.isPlain($0) }, "\(bad) at \(at) of \(text.count)")
+        }
+      }
+    }
+    XCTAssertTrue(Array("é ~\u{7F}".utf8).withUnsafeBufferPointer { RowCursor.isPlain($0) })
+  }
+
   func testFieldsAtTheirDefaultsAreLeftOut() throws {
     var c = Content()
     c.title = "Standup"
