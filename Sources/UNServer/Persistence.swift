@@ -127,7 +127,8 @@ final class Persistence {
       }
     }
     if changes.globals {
-      out.append(put(Table.globals, "", "", StateCodec.globals(center.snapshotGlobals())))
+      out.append(
+        .put(StoredRow(table: Table.globals, app: "", key: "", value: StateCodec.globalsRow(center.snapshotGlobals()))))
     }
     return ChangedRows(
       keyed: out, pending: changes.pending, events: changes.events, forgottenEvents: changes.forgottenEvents)

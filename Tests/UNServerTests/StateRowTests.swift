@@ -154,6 +154,33 @@ final class StateRowTests: XCTestCase {
     XCTAssertTrue(Array("é ~\u{7F}".utf8).withUnsafeBufferPointer { RowCursor.isPlain($0) })
   }
 
+  /// The globals row written straight as bytes is the same as the value's encoding.
+  func testGlobalsRowIsTheValueEncoded() throws {
+    var s = CenterSnapshot()
+    var snapshots = [s]
+    s.deliverySequence = 7
+    s.additionSequence = 1_234_567
+    s.responseCounter = 3
+    s.pushCounter = 10
+    s.modificationCounter = 99
+    snapshots.append(s)
+    s.deviceLocked = true
+    s.clock = t0
+    s.eventSequence = 2_000
+    snapshots.append(s)
+    s.openResponses["r1"] = ("com.a", t0)
+    snapshots.append(s)
+    for snapshot in snapshots {
+      let row = StateCodec.globalsRow(snapshot)
+      XCTAssertEqual(
+        String(decoding: row, as: UTF8.self), String(decoding: StateCodec.globals(snapshot).encoded(), as: UTF8.self))
+      var back = CenterSnapshot()
+      try StateCodec.decodeGlobals(try JSONParser.parse(row), into: &back)
+      XCTAssertEqual(back.additionSequence, snapshot.additionSequence)
+      XCTAssertEqual(back.clock, snapshot.clock)
+    }
+  }
+
   func testFieldsAtTheirDefaultsAreLeftOut() throws {
     var c = Content()
     c.title = "Standup"
