@@ -48,16 +48,19 @@ struct RowCursor {
     return true
   }
 
+  @inline(__always)
   mutating func ascii(_ text: StaticString) {
     at.update(from: text.utf8Start, count: text.utf8CodeUnitCount)
     at += text.utf8CodeUnitCount
   }
 
+  @inline(__always)
   mutating func byte(_ b: UInt8) {
     at.pointee = b
     at += 1
   }
 
+  @inline(__always)
   mutating func bytes(_ utf8: UnsafeBufferPointer<UInt8>) {
     guard let base = utf8.baseAddress else { return }
     at.update(from: base, count: utf8.count)
@@ -65,6 +68,7 @@ struct RowCursor {
   }
 
   /// A text known to be plain, quoted.
+  @inline(__always)
   mutating func quoted(_ utf8: UnsafeBufferPointer<UInt8>) {
     byte(UInt8(ascii: "\""))
     bytes(utf8)
