@@ -102,8 +102,13 @@ public final class ChangeJournal {
   func clear() { set = ChangeSet() }
 
   func take() -> ChangeSet {
-    defer { set = ChangeSet() }
-    return set
+    let taken = set
+    set = ChangeSet()
+    // The next batch is likely the size of this one: room for it up front, rather than
+    // the arrays growing (and copying) from empty on every batch.
+    set.pending.reserveCapacity(taken.pending.count)
+    set.events.reserveCapacity(taken.events.count)
+    return taken
   }
 }
 

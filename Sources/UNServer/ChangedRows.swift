@@ -11,32 +11,34 @@ struct ChangedRows: StoreBatch {
   var events: [Event]
   var forgottenEvents: [UInt64]
 
-  func append(to out: inout [StoreChange]) {
-    out.append(contentsOf: keyed)
+  /// Runs on the writer thread: each row is written straight into the list's buffer.
+  func append(to out: inout ChangeList) {
+    for change in keyed { out.append(change) }
     // Pending rows are numbered by their addition sequence; their changes apply in the
     // order they happened (a row written and then removed in the same batch is gone).
     for change in pending {
       switch change {
       case .stored(let snapshot):
-        out.append(
-          .putNumbered(
-            table: Persistence.Table.pending, app: snapshot.app, number: snapshot.addedSequence,
-            value: PendingRowValue(snapshot: snapshot)))
+        out.putNumbered(table: Persistence.Table.pending, app: snapshot.app, number: snapshot.addedSequence) {
+          StateCodec.pendingRow(snapshot.view, into: &$0)
+        }
       case .removed(let sequence):
-        out.append(.deleteNumbered(table: Persistence.Table.pending, number: sequence))
+        out.deleteNumbered(table: Persistence.Table.pending, number: sequence)
       }
     }
-    // The event history: the rows of events pushed out of it go; the new ones are added
-    // (an event pushed out in the same batch it arrived in is never written).
-    let forgotten = forgottenEvents.isEmpty ? [] : Set(forgottenEvents)
+    // The event history: the rows of events pushed out of it go; the new ones are added.
+    // An event pushed out in the same batch it arrived in is never written: only events
+    // numbered from this batch's first one on can be such, usually none.
+    let first = events.first?.sequence ?? .max
+    let late = forgottenEvents.filter { $0 >= first }
+    let forgotten = late.isEmpty ? [] : Set(late)
     for sequence in forgottenEvents {
-      out.append(.deleteNumbered(table: Persistence.Table.events, number: StateCodec.eventNumberBase + sequence))
+      out.deleteNumbered(table: Persistence.Table.events, number: StateCodec.eventNumberBase + sequence)
     }
-    for event in events where !forgotten.contains(event.sequence) {
-      out.append(
-        .putNumbered(
-          table: Persistence.Table.events, app: event.app, number: StateCodec.eventNumberBase + event.sequence,
-          value: EventRowValue(event: event)))
+    for event in events where forgotten.isEmpty || !forgotten.contains(event.sequence) {
+      out.putNumbered(
+        table: Persistence.Table.events, app: event.app, number: StateCodec.eventNumberBase + event.sequence
+      ) { StateCodec.eventRow(event, into: &$0) }
     }
   }
 }

@@ -27,8 +27,12 @@ final class CommitOrder {
     guard submitted > durable || !client.held.isEmpty else { return false }
     guard !client.output.isEmpty else { return true }
     if client.held.isEmpty { waiting.append(client) }
+    let size = client.output.count
     client.held.append(.init(batch: submitted, bytes: client.output, callbacks: callbacks))
+    // The next iteration's output is likely as long: its room is made once, rather than
+    // the array growing (and copying) from empty answer by answer.
     client.output = []
+    client.output.reserveCapacity(size)
     return true
   }
 

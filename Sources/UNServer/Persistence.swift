@@ -82,7 +82,7 @@ final class Persistence {
   /// Writes what changed since the last commit, in one transaction, on this thread
   /// (start-up, and tests; the running daemon commits through `Commits`).
   func commit(_ center: Center) throws {
-    var changes: [StoreChange] = []
+    var changes = ChangeList()
     Self.takeChanges(from: center)?.append(to: &changes)
     try store.commit(changes)
   }
@@ -127,7 +127,8 @@ final class Persistence {
       }
     }
     if changes.globals {
-      out.append(put(Table.globals, "", "", StateCodec.globals(center.snapshotGlobals())))
+      out.append(
+        .put(StoredRow(table: Table.globals, app: "", key: "", value: StateCodec.globalsRow(center.snapshotGlobals()))))
     }
     return ChangedRows(
       keyed: out, pending: changes.pending, events: changes.events, forgottenEvents: changes.forgottenEvents)

@@ -12,38 +12,36 @@ public final class SQLiteStore: StateStore {
   }
 
   /// 2: numbered rows (`StoreChange.putNumbered`, pending requests) in their own table.
-  public static let schemaVersion: Int32 = 2
+  /// 3: each numbered table in a tree of its own (`NumberedTable`).
+  public static let schemaVersion: Int32 = 3
   static let createRows =
     "CREATE TABLE rows (tbl TEXT NOT NULL, app TEXT NOT NULL, key TEXT NOT NULL, value BLOB NOT NULL, PRIMARY KEY (tbl, app, key)) WITHOUT ROWID"
-  /// Numbers are unique across the table (the server numbers pending requests and events
-  /// in ranges of their own), so the number is the rowid: a new row is appended to the
-  /// table's B-tree.  No index on `app`: it would cost every insert; `reset` deletes an
-  /// app's numbered rows by their numbers, which the server knows.
+  /// Version 2's one table of numbered rows, made again only to migrate a version 1 file.
+  /// Now each numbered table has its own (`NumberedTable`), in which the number is the
+  /// rowid: a new row is appended to the table's B-tree.  No index on `app`: it would
+  /// cost every insert; `reset` deletes an app's numbered rows by their numbers, which
+  /// the server knows.
   static let createNumbered = [
     "CREATE TABLE numbered (num INTEGER PRIMARY KEY, tbl TEXT NOT NULL, app TEXT NOT NULL, value BLOB NOT NULL)"
   ]
 
   public let path: String
-  private var db: OpaquePointer?
+  private(set) var db: OpaquePointer?
   private var put: OpaquePointer?
   private var delete: OpaquePointer?
   private var deleteApp: OpaquePointer?
   /// The keyed tables in use: `deleteApp` deletes table by table, each a range of the
   /// primary key (tbl, app, key), instead of scanning every row for the app.
   private var tables = Set<String>()
-  private(set) var putNumberedStatement: OpaquePointer?
-  private(set) var deleteNumberedStatement: OpaquePointer?
-  /// The same, `rowsPerStatement` rows at a time (`applyInRuns`).
-  private(set) var putNumberedRowsStatement: OpaquePointer?
-  private(set) var deleteNumberedRowsStatement: OpaquePointer?
-  private(set) var deleteNumberedRangeStatement: OpaquePointer?
-  /// Where numbered rows' bytes are made (`StoredValue.write`) and their texts copied,
-  /// reused from chunk to chunk, and where each row's parts are.
-  var scratch: [UInt8] = []
+  /// The numbered tables' statements, by table name, prepared on first use (the table is
+  /// created then if it is new).
+  private var numberedTables: [String: NumberedTable] = [:]
+  /// `BEGIN IMMEDIATE` and `COMMIT`, prepared once instead of parsed for every commit.
+  private var begin: OpaquePointer?
+  private var end: OpaquePointer?
   /// Pages in the write-ahead log after the last commit (the WAL hook sets it).
   private var logPages = 0
   static let checkpointPages = 1000
-  var layouts: [RowLayout] = []
 
   public init(directory: String, durability: Durability) throws(StoreError) {
     path = directory.hasSuffix("/") ? directory + "uncenter.db" : directory + "/uncenter.db"
@@ -81,7 +79,7 @@ public final class SQLiteStore: StateStore {
     StoreError("\(path): \(what): \(db.map { String(cString: sqlite3_errmsg($0)) } ?? "closed")")
   }
 
-  private func exec(_ sql: String) throws(StoreError) {
+  func exec(_ sql: String) throws(StoreError) {
     guard sqlite3_exec(db, sql, nil, nil, nil) == SQLITE_OK else { throw fail(sql) }
   }
 
@@ -117,7 +115,6 @@ public final class SQLiteStore: StateStore {
     case 0:
       try exec("BEGIN")
       try exec(Self.createRows)
-      for statement in Self.createNumbered { try exec(statement) }
       try exec("PRAGMA user_version=\(Self.schemaVersion)")
       try exec("COMMIT")
     case 1:
@@ -129,6 +126,12 @@ public final class SQLiteStore: StateStore {
         "INSERT INTO numbered (num, tbl, app, value) SELECT json_extract(CAST(value AS TEXT), '$.added'), tbl, app, value FROM rows WHERE tbl = 'pending'"
       )
       try exec("DELETE FROM rows WHERE tbl = 'pending'")
+      try splitSharedNumberedTable()
+      try exec("PRAGMA user_version=\(Self.schemaVersion)")
+      try exec("COMMIT")
+    case 2:
+      try exec("BEGIN")
+      try splitSharedNumberedTable()
       try exec("PRAGMA user_version=\(Self.schemaVersion)")
       try exec("COMMIT")
     case Self.schemaVersion:
@@ -142,12 +145,8 @@ public final class SQLiteStore: StateStore {
     delete = try prepare("DELETE FROM rows WHERE tbl = ?1 AND app = ?2 AND key = ?3")
     deleteApp = try prepare("DELETE FROM rows WHERE tbl = ?1 AND app = ?2")
     try loadTableNames()
-    putNumberedStatement = try prepare(
-      "INSERT OR REPLACE INTO numbered (tbl, num, app, value) VALUES (?1, ?2, ?3, ?4)")
-    deleteNumberedStatement = try prepare("DELETE FROM numbered WHERE num = ?2 AND tbl = ?1")
-    putNumberedRowsStatement = try prepare(Self.putNumberedRows)
-    deleteNumberedRowsStatement = try prepare(Self.deleteNumberedRows)
-    deleteNumberedRangeStatement = try prepare(Self.deleteNumberedRange)
+    begin = try prepare("BEGIN IMMEDIATE")
+    end = try prepare("COMMIT")
   }
 
   /// The distinct table names, one index seek each (`tbl > previous`), not a scan.
@@ -173,16 +172,17 @@ public final class SQLiteStore: StateStore {
     return sqlite3_column_int(stmt, 0)
   }
 
-  private func prepare(_ sql: String) throws(StoreError) -> OpaquePointer? {
+  func prepare(_ sql: String) throws(StoreError) -> OpaquePointer? {
     var stmt: OpaquePointer?
     guard sqlite3_prepare_v2(db, sql, -1, &stmt, nil) == SQLITE_OK else { throw fail("prepare \(sql)") }
     return stmt
   }
 
   public func loadAll() throws(StoreError) -> [StoredRow] {
-    let stmt = try prepare(
-      "SELECT tbl, app, key, value FROM rows UNION ALL SELECT tbl, app, CAST(num AS TEXT), value FROM numbered ORDER BY 1, 2, 3"
-    )
+    let numbered = try numberedTableNames().map {
+      " UNION ALL SELECT \(Self.literal($0)), app, CAST(num AS TEXT), value FROM \(Self.numberedTable($0))"
+    }
+    let stmt = try prepare("SELECT tbl, app, key, value FROM rows" + numbered.joined() + " ORDER BY 1, 2, 3")
     defer { sqlite3_finalize(stmt) }
     var rows: [StoredRow] = []
     while true {
@@ -202,15 +202,45 @@ public final class SQLiteStore: StateStore {
   }
 
   public func commit(_ changes: [StoreChange]) throws(StoreError) {
-    guard !changes.isEmpty else { return }
-    try exec("BEGIN IMMEDIATE")
+    var list = ChangeList()
+    for change in changes { list.append(change) }
+    try commit(list)
+  }
+
+  public func commit(_ list: ChangeList) throws(StoreError) {
+    guard !list.isEmpty else { return }
+    try step(begin, "BEGIN IMMEDIATE")
     do {
-      try applyInRuns(changes)
-      try exec("COMMIT")
+      try applyInRuns(list)
+      try step(end, "COMMIT")
     } catch {
       sqlite3_exec(db, "ROLLBACK", nil, nil, nil)
+      // A table made by this transaction is gone: its statements are made again.
+      forgetNumberedTables()
       throw error
     }
+  }
+
+  /// The statements of numbered table `name`, which is created if it is new (inside the
+  /// commit's transaction).
+  func numberedTable(named name: String) throws(StoreError) -> NumberedTable {
+    if let known = numberedTables[name] { return known }
+    try exec(Self.createNumberedTable(name))
+    let table = try NumberedTable(name) { sql throws(StoreError) in try prepare(sql) }
+    numberedTables[name] = table
+    return table
+  }
+
+  private func forgetNumberedTables() {
+    for table in numberedTables.values { table.finalize() }
+    numberedTables = [:]
+  }
+
+  /// Runs a prepared statement that takes no parameters.
+  private func step(_ stmt: OpaquePointer?, _ what: String) throws(StoreError) {
+    let rc = sqlite3_step(stmt)
+    sqlite3_reset(stmt)
+    guard rc == SQLITE_DONE else { throw fail(what) }
   }
 
   func apply(_ change: StoreChange) throws(StoreError) {
@@ -244,7 +274,9 @@ public final class SQLiteStore: StateStore {
         }
       }
     case .putNumbered, .deleteNumbered:
-      try applyInRuns([change])  // a run of one
+      var one = ChangeList()  // a run of one
+      one.append(change)
+      try applyInRuns(one)
     }
   }
 
@@ -272,12 +304,9 @@ public final class SQLiteStore: StateStore {
   }
 
   public func close() {
-    for stmt in [
-      put, delete, deleteApp, putNumberedStatement, deleteNumberedStatement, putNumberedRowsStatement,
-      deleteNumberedRowsStatement, deleteNumberedRangeStatement,
-    ] { sqlite3_finalize(stmt) }
-    (put, delete, deleteApp, putNumberedStatement, deleteNumberedStatement) = (nil, nil, nil, nil, nil)
-    (putNumberedRowsStatement, deleteNumberedRowsStatement, deleteNumberedRangeStatement) = (nil, nil, nil)
+    for stmt in [put, delete, deleteApp, begin, end] { sqlite3_finalize(stmt) }
+    (put, delete, deleteApp, begin, end) = (nil, nil, nil, nil, nil)
+    forgetNumberedTables()
     if db != nil { sqlite3_close(db) }
     db = nil
   }

@@ -8,6 +8,8 @@ public protocol StateStore: AnyObject {
   func loadAll() throws(StoreError) -> [StoredRow]
   /// Applies all changes in one transaction: all or nothing.
   func commit(_ changes: [StoreChange]) throws(StoreError)
+  /// The same, from the writer's list (`StoreWriter`).
+  func commit(_ list: ChangeList) throws(StoreError)
   /// Work that may follow a commit and that no answer waits for: the commit is already
   /// durable (`StoreWriter` calls it after reporting the commit).
   func maintain()
@@ -16,6 +18,7 @@ public protocol StateStore: AnyObject {
 
 extension StateStore {
   public func maintain() {}
+  public func commit(_ list: ChangeList) throws(StoreError) { try commit(list.changes) }
 }
 
 /// A row: which table, which app (empty for daemon-wide rows), which key, what bytes.
@@ -33,9 +36,9 @@ public struct StoredRow: Sendable, Hashable {
   }
 }
 
-/// A numbered row's value: bytes, or a snapshot of what changed that the store encodes
-/// when it writes the row.  The store writes on its own thread (`StoreWriter`), so the
-/// daemon's loop hands over an immutable snapshot and the encoding happens there.
+/// A numbered row's value in a `StoreChange`: bytes, or anything the store can write as
+/// bytes when it writes the row.  (The daemon's batches write their rows straight into
+/// the writer's `ChangeList` instead.)
 public protocol StoredValue: Sendable {
   /// Appends the row's bytes (called once, by the store, on the thread that writes).
   func write(into bytes: inout [UInt8])

@@ -67,6 +67,8 @@ public final class StoreWriter: Sendable {
   }
 
   private func run(_ store: StateStore, notify: @Sendable () -> Void) {
+    // Reused by every commit: its buffers keep their capacity.
+    var list = ChangeList()
     while true {
       work.wait()
       let (batches, closing) = shared.withLock { shared in
@@ -76,11 +78,11 @@ public final class StoreWriter: Sendable {
       if let last = batches.last {
         let failed = shared.withLock { $0.progress.failure != nil }
         if !failed {
-          var changes: [StoreChange] = []
-          for batch in batches { batch.changes.append(to: &changes) }
+          list.removeAll()
+          for batch in batches { batch.changes.append(to: &list) }
           var committed = false
           do {
-            try store.commit(changes)
+            try store.commit(list)
             shared.withLock { $0.progress.durable = last.batch }
             committed = true
           } catch {
@@ -104,11 +106,13 @@ public final class StoreWriter: Sendable {
 /// over values).
 public protocol StoreBatch: Sendable {
   /// Appends the batch's changes, in the order they apply.
-  func append(to changes: inout [StoreChange])
+  func append(to changes: inout ChangeList)
 }
 
 extension Array: StoreBatch where Element == StoreChange {
-  public func append(to changes: inout [StoreChange]) { changes.append(contentsOf: self) }
+  public func append(to changes: inout ChangeList) {
+    for change in self { changes.append(change) }
+  }
 }
 
 /// Carries the store to the writer thread.  `@unchecked Sendable` is safe because the

@@ -1,7 +1,7 @@
 import JSONRPC
-import UNModel
 import XCTest
 
+@testable import UNModel
 @testable import UNServer
 
 /// A pending request's stored row reads back as the same request, whichever fields it
@@ -68,10 +68,18 @@ final class StateRowTests: XCTestCase {
     common.userInfo = JSONText(bytes: Array(#"{"seq":1}"#.utf8))
     var rare = common
     rare.badge = 2
+    var plain = common
+    plain.body = "Daily standup, room 4"
+    var sparse = Content()
+    sparse.body = "b"
     let interval = Trigger.timeInterval(try TimeIntervalTrigger(seconds: 86400.5, repeats: false))
-    for (i, (content, trigger)) in [(common, interval), (Content(), interval), (rare, interval), (common, nil)]
-      .enumerated()
-    {
+    // Whole seconds and plain texts: the rows written through a cursor.
+    let whole = Trigger.timeInterval(try TimeIntervalTrigger(seconds: 86400, repeats: false))
+    let repeating = Trigger.timeInterval(try TimeIntervalTrigger(seconds: 60, repeats: true))
+    for (i, (content, trigger)) in [
+      (common, interval), (Content(), interval), (rare, interval), (common, nil), (common, whole), (plain, whole),
+      (plain, repeating), (Content(), whole), (sparse, repeating),
+    ].enumerated() {
       var p = pending(content, trigger)
       p.request.identifier = "id-\(i)-é"
       requests.append(p)
@@ -83,6 +91,93 @@ final class StateRowTests: XCTestCase {
       XCTAssertEqual(
         String(decoding: fromView, as: UTF8.self), String(decoding: StateCodec.pendingRow(p), as: UTF8.self))
       XCTAssertEqual(try StateCodec.decodePending(try JSONParser.parse(fromView)), p)
+    }
+  }
+
+  /// An event's row is the same bytes whether written field by field or, for the common
+  /// shapes with nothing to escape, through a cursor; and it reads back as the event.
+  func testEventRowsAreTheSameBytesEitherWay() throws {
+    var events = [
+      Event(.scheduled, app: "com.bench", date: t0, identifier: "r-1", nextTriggerDate: t0),
+      Event(.removed, app: "com.bench", date: Instant(milliseconds: -5), identifier: "r-1"),
+      Event(.scheduled, app: "a\"b", date: t0, identifier: "r-2", nextTriggerDate: t0),
+      Event(.fired, app: "a", date: t0, identifier: "line\nbreak é"),
+      Event(.delivered, app: "a", date: t0, identifier: ""),
+      Event(.removed, app: "a", date: t0, [("list", .string("pending")), ("identifiers", .strings(["x", "y"]))]),
+    ]
+    for (i, _) in events.enumerated() { events[i].sequence = UInt64(i + 1) * 1_000_003 }
+    for e in events {
+      var fields: [UInt8] = []
+      StateCodec.eventRowFields(e, into: &fields)
+      XCTAssertEqual(String(decoding: StateCodec.eventRow(e), as: UTF8.self), String(decoding: fields, as: UTF8.self))
+      let back = try StateCodec.decodeEvent(try JSONParser.parse(fields))
+      XCTAssertEqual(back.sequence, e.sequence)
+      XCTAssertEqual(back.app, e.app)
+    }
+  }
+
+  /// A cursor writes numbers with the same digits as `String`, and tells plain text from
+  /// text to escape however long it is.
+  func testRowCursorNumbersAndPlainText() {
+    var values: [Int64] = [0, 1, 9, 10, 11, 99, 100, 101, 999, 1000, -1, -10, -1_767_254_400_000, .max, .min]
+    var p: Int64 = 1
+    while p < Int64.max / 10 {
+      p *= 10
+      values += [p - 1, p, p + 1, -p]
+    }
+    for v in values {
+      var row: [UInt8] = []
+      _ = RowCursor.write(&row, room: 64) { c in
+        c.integer(v)
+        c.byte(UInt8(ascii: " "))
+        c.integer(v.magnitude)
+        return true
+      }
+      XCTAssertEqual(String(decoding: row, as: UTF8.self), "\(v) \(v.magnitude)")
+    }
+    var huge: [UInt8] = []
+    _ = RowCursor.write(&huge, room: 64) { c in
+      c.integer(UInt64.max)
+      return true
+    }
+    XCTAssertEqual(String(decoding: huge, as: UTF8.self), String(UInt64.max))
+    for length in 0..<20 {
+      for bad: UInt8 in [0x00, 0x1F, 0x22, 0x5C] {
+        for at in 0..<max(length, 1) {
+          var text = [UInt8](repeating: UInt8(ascii: "a"), count: max(length, 1))
+          XCTAssertTrue(text.withUnsafeBufferPointer { RowCursor.isPlain($0) })
+          text[at] = bad
+          XCTAssertFalse(text.withUnsafeBufferPointer { RowCursor.isPlain($0) }, "\(bad) at \(at) of \(text.count)")
+        }
+      }
+    }
+    XCTAssertTrue(Array("é ~\u{7F}".utf8).withUnsafeBufferPointer { RowCursor.isPlain($0) })
+  }
+
+  /// The globals row written straight as bytes is the same as the value's encoding.
+  func testGlobalsRowIsTheValueEncoded() throws {
+    var s = CenterSnapshot()
+    var snapshots = [s]
+    s.deliverySequence = 7
+    s.additionSequence = 1_234_567
+    s.responseCounter = 3
+    s.pushCounter = 10
+    s.modificationCounter = 99
+    snapshots.append(s)
+    s.deviceLocked = true
+    s.clock = t0
+    s.eventSequence = 2_000
+    snapshots.append(s)
+    s.openResponses["r1"] = ("com.a", t0)
+    snapshots.append(s)
+    for snapshot in snapshots {
+      let row = StateCodec.globalsRow(snapshot)
+      XCTAssertEqual(
+        String(decoding: row, as: UTF8.self), String(decoding: StateCodec.globals(snapshot).encoded(), as: UTF8.self))
+      var back = CenterSnapshot()
+      try StateCodec.decodeGlobals(try JSONParser.parse(row), into: &back)
+      XCTAssertEqual(back.additionSequence, snapshot.additionSequence)
+      XCTAssertEqual(back.clock, snapshot.clock)
     }
   }
 

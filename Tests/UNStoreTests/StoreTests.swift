@@ -131,6 +131,50 @@ final class StoreTests: XCTestCase {
     XCTAssertEqual(try SQLiteStore(directory: directory, durability: .normal).loadAll().count, 1)
   }
 
+  /// Version 2 kept every numbered row in one table: each table's rows move to a tree of
+  /// their own and read back the same, and later changes reach them there.
+  func testVersionTwoDatabaseIsMigrated() throws {
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    let script = """
+      import sqlite3, sys
+      c = sqlite3.connect(sys.argv[1])
+      c.execute("CREATE TABLE rows (tbl TEXT NOT NULL, app TEXT NOT NULL, key TEXT NOT NULL, value BLOB NOT NULL, PRIMARY KEY (tbl, app, key)) WITHOUT ROWID")
+      c.execute("CREATE TABLE numbered (num INTEGER PRIMARY KEY, tbl TEXT NOT NULL, app TEXT NOT NULL, value BLOB NOT NULL)")
+      c.execute("INSERT INTO rows VALUES ('app', 'com.a', '', X'5B5D')")
+      c.execute("INSERT INTO numbered VALUES (12, 'pending', 'com.a', X'3132')")
+      c.execute("INSERT INTO numbered VALUES (13, 'pending', 'com.b', X'3133')")
+      c.execute("INSERT INTO numbered VALUES (4611686018427387905, 'events', 'com.a', X'6531')")
+      c.execute("INSERT INTO numbered VALUES (4611686018427387906, 'it''s odd', 'com.a', X'6532')")
+      c.execute("PRAGMA user_version=2")
+      c.commit()
+      """
+    let helper = Process()
+    helper.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    helper.arguments = ["python3", "-c", script, directory + "/uncenter.db"]
+    try helper.run()
+    helper.waitUntilExit()
+    XCTAssertEqual(helper.terminationStatus, 0)
+    let expected = [
+      StoredRow(table: "app", app: "com.a", key: "", value: Array("[]".utf8)),
+      StoredRow(table: "events", app: "com.a", key: "4611686018427387905", value: Array("e1".utf8)),
+      StoredRow(table: "it's odd", app: "com.a", key: "4611686018427387906", value: Array("e2".utf8)),
+      StoredRow(table: "pending", app: "com.a", key: "12", value: Array("12".utf8)),
+      StoredRow(table: "pending", app: "com.b", key: "13", value: Array("13".utf8)),
+    ]
+    let store = try SQLiteStore(directory: directory, durability: .normal)
+    XCTAssertEqual(try store.loadAll(), expected)
+    try store.commit([
+      .deleteNumbered(table: "pending", number: 12),
+      .putNumbered(table: "events", app: "com.a", number: 4_611_686_018_427_387_907, value: Array("e3".utf8)),
+    ])
+    store.close()
+    let reopened = try SQLiteStore(directory: directory, durability: .normal)
+    XCTAssertEqual(
+      try reopened.loadAll().map(\.key),
+      ["", "4611686018427387905", "4611686018427387907", "4611686018427387906", "13"])
+    reopened.close()
+  }
+
   func testStateDirectoryThatIsAFileIsRefused() throws {
     _ = FileManager.default.createFile(atPath: directory, contents: Data())
     XCTAssertThrowsError(try SQLiteStore(directory: directory, durability: .normal)) { error in
