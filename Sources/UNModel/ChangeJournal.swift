@@ -47,6 +47,10 @@ public final class ChangeJournal {
   public var isEnabled = false
   var set = ChangeSet()
 
+  /// Pending-request and event changes recorded since the last take: about how many rows
+  /// the next commit writes.
+  public var rowCount: Int { self.set.pending.count + self.set.events.count }
+
   public init() {}
 
   func app(_ app: String) { if isEnabled { set.apps.insert(app) } }

@@ -41,6 +41,21 @@ final class Commits {
     writer.submit(changes, batch: order.next())
   }
 
+  /// After one connection's input was handled: a batch of `earlyRows` rows or more goes
+  /// to the writer now rather than at the end of the iteration, so the writer commits it
+  /// while the loop handles the rest of the iteration's input.  Submitting only at the
+  /// end, the two threads took turns: a pass over every connection's pipelined requests
+  /// became one commit, and the loop sat idle until it was durable and the answers went
+  /// out.  True when it submitted (the caller then holds the output queued so far behind
+  /// this commit).
+  func submitIfLarge() -> Bool {
+    guard !failed, center.changes.rowCount >= Self.earlyRows else { return false }
+    submit()
+    return true
+  }
+
+  static let earlyRows = 256
+
   /// On the loop, after the writer committed (one call may cover several commits).
   private func writerProgressed() {
     apply(writer.progress)

@@ -86,6 +86,9 @@ extension Server {
         if fatal { connections.drain(client) }
       }
     }
+    // --state: a large batch is committed while the other connections' input is handled
+    // (Commits.submitIfLarge); the output queued so far is held behind it.
+    if let commits, commits.submitIfLarge() { outbox.flushAll() }
   }
 
   private func handleMessage(_ message: UnsafeRawBufferPointer, from client: ClientConnection) {
