@@ -81,14 +81,15 @@ public final class AppState {
 // MARK: - Pending requests: the only ways to change them, each recorded.
 
 extension AppState {
-  /// Inserts or replaces a request (identifier hashing to `hash`); returns the addition
-  /// sequence of the one it replaced.
+  /// Inserts or replaces a request, whose identifier `lookup` looked up in `pending`
+  /// (unchanged since); returns the addition sequence of the one it replaced.
   @discardableResult
   func upsertPending(
-    _ request: NotificationRequest, anchor: Instant, nextDate: Instant, addedSequence: UInt64, hash: Int
+    _ request: NotificationRequest, anchor: Instant, nextDate: Instant, addedSequence: UInt64,
+    lookup: PendingSchedule.Lookup
   ) -> UInt64? {
     let (replaced, record) = pending.upsert(
-      request, anchor: anchor, nextDate: nextDate, addedSequence: addedSequence, hash: hash)
+      request, anchor: anchor, nextDate: nextDate, addedSequence: addedSequence, lookup: lookup)
     journal?.pending(appId, record, removed: replaced)
     return replaced
   }

@@ -35,7 +35,10 @@ extension Center {
     let existing = existingApp(appId)
     let authorization = existing?.authorization ?? configuration.initialAuthorization
     let hash = PendingSchedule.hash(request.identifier)
-    let isReplacement = existing?.pending.contains(request.identifier, hash: hash) ?? false
+    // A new app's schedule is empty: nothing to find.
+    let lookup =
+      existing?.pending.lookup(request.identifier, hash: hash) ?? PendingSchedule.Lookup(hash: hash, record: nil)
+    let isReplacement = lookup.record != nil
     let pendingCount = existing?.pending.count ?? 0
     var result = ScheduleResult(
       identifier: request.identifier, scheduled: false, replaced: false, nextTriggerDate: nil,
@@ -74,7 +77,8 @@ extension Center {
     }
     additionSequence += 1
     let app = touchApp(appId, existing)
-    app.upsertPending(request, anchor: now, nextDate: firstDate, addedSequence: additionSequence, hash: hash)
+    // Nothing changed the schedule since the lookup.
+    app.upsertPending(request, anchor: now, nextDate: firstDate, addedSequence: additionSequence, lookup: lookup)
     let dropped =
       configuration.iosLimits ? dropLeastRecentlyAdded(app, keeping: configuration.effectivePendingLimit) : []
     // The event's date is the call's `now`, the instant the request was added.
