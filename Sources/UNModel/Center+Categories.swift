@@ -17,9 +17,10 @@ extension Center {
     guard let app else { return unknownCategoryWarning(identifier, registered: []).map { [$0] } ?? [] }
     // Same bytes, not just `==` (canonical equivalence): the warning quotes the name as
     // the request spelled it.
-    if let cached = app.categoryWarning, sameUTF8(cached.identifier, identifier) { return cached.warnings }
+    if let cached = app.categoryWarningIdentifier, sameUTF8(cached, identifier) { return app.categoryWarnings }
     let warnings = unknownCategoryWarning(identifier, registered: app.categories).map { [$0] } ?? []
-    app.categoryWarning = (identifier, warnings)
+    app.categoryWarningIdentifier = identifier
+    app.categoryWarnings = warnings
     return warnings
   }
 

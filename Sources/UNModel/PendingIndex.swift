@@ -28,14 +28,10 @@ struct PendingIndex: ~Copyable {
     for shard in shards { shard.releaseAll() }
   }
 
-  /// The identifier's hash: SipHash of its bytes with the process's random seed, so
-  /// clients cannot choose identifiers that collide.
+  /// The identifier's hash: SipHash of its bytes with the process's random key, so
+  /// clients cannot choose identifiers that collide (`IdentifierHash`).
   @inline(__always)
-  static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
-    var hasher = Hasher()
-    hasher.combine(bytes: UnsafeRawBufferPointer(bytes))
-    return hasher.finalize()
-  }
+  static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> Int { IdentifierHash.hash(bytes) }
 
   @inline(__always)
   private static func split(_ hash: Int) -> (shard: Int, key: UInt) {
@@ -204,7 +200,10 @@ func withUTF8Bytes<R>(_ s: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) ->
 
 /// Whether two strings have the same UTF-8 (`==` is canonical equivalence, looser).
 func sameUTF8(_ a: String, _ b: String) -> Bool {
-  withUTF8Bytes(a) { x in
+  // The same representation (the same small string, or the same storage) holds the
+  // same bytes: decided from the two words, without reading the text.
+  if unsafeBitCast(a, to: (UInt64, UInt64).self) == unsafeBitCast(b, to: (UInt64, UInt64).self) { return true }
+  return withUTF8Bytes(a) { x in
     withUTF8Bytes(b) { y in
       x.count == y.count && (x.isEmpty || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0)
     }
