@@ -26,9 +26,12 @@ struct PendingHeap {
 
   /// Adds a record (its `heapIndex` is set here).
   mutating func insert(_ record: PendingRecord) {
-    record.heapIndex = slots.count
+    let i = slots.count
+    record.heapIndex = i
     slots.append(Slot(date: record.nextDate, ref: .passUnretained(record)))
-    siftUp(slots.count - 1)
+    // Most requests are added with the latest date and stay at the bottom: one
+    // comparison, without entering the sift.
+    if i > 0, less(i, (i - 1) / 2) { siftUp(i) }
   }
 
   /// Puts `record` in slot `i` (a replacement of the record there).

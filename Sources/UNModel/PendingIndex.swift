@@ -108,21 +108,21 @@ private struct Shard {
 
   /// The home slot of a key.
   @inline(__always)
-  private func home(key: UInt, mask: Int) -> Int { Int(truncatingIfNeeded: key) & mask }
+  private static func home(key: UInt, mask: Int) -> Int { Int(truncatingIfNeeded: key) & mask }
 
   /// The home slot of a stored entry.
   @inline(__always)
-  private func home(_ slot: Slot, mask: Int) -> Int {
+  private static func home(_ slot: Slot, mask: Int) -> Int {
     if mask >> Slot.tagWidth == 0 { return Int(slot.tag) & mask }
     let hash = slot.ref._withUnsafeGuaranteedRef { $0.withIdentifier(PendingIndex.hash) }
-    return home(key: UInt(bitPattern: hash) >> 32, mask: mask)
+    return Self.home(key: UInt(bitPattern: hash) >> 32, mask: mask)
   }
 
   func find(_ bytes: UnsafeBufferPointer<UInt8>, key: UInt) -> Int? {
     guard !slots.isEmpty else { return nil }
     let mask = slots.count - 1
     let tag = Slot.tagWord(key)
-    var i = home(key: key, mask: mask)
+    var i = Self.home(key: key, mask: mask)
     while true {
       let w = slots[i].word
       if w == 0 { return nil }
@@ -145,21 +145,29 @@ private struct Shard {
     count += 1
   }
 
+  /// Through the buffer, as `grow`: the array's subscripts checked bounds and
+  /// uniqueness at every probe.
   private mutating func place(_ slot: Slot, key: UInt) {
     let mask = slots.count - 1
-    var i = home(key: key, mask: mask)
-    while !slots[i].isEmpty { i = (i + 1) & mask }
-    slots[i] = slot
+    let start = Self.home(key: key, mask: mask)
+    slots.withUnsafeMutableBufferPointer { s in
+      var i = start
+      while !s[i].isEmpty { i = (i + 1) & mask }
+      s[i] = slot
+    }
   }
 
   private mutating func grow() {
     let old = slots
     slots = [Slot](repeating: Slot(), count: max(8, slots.count * 2))
     let mask = slots.count - 1
-    for slot in old where !slot.isEmpty {
-      var i = home(slot, mask: mask)
-      while !slots[i].isEmpty { i = (i + 1) & mask }
-      slots[i] = slot
+    let wide = mask >> Slot.tagWidth != 0
+    slots.withUnsafeMutableBufferPointer { s in
+      for slot in old where !slot.isEmpty {
+        var i = wide ? Self.home(slot, mask: mask) : Int(slot.tag) & mask
+        while !s[i].isEmpty { i = (i + 1) & mask }
+        s[i] = slot
+      }
     }
   }
 
@@ -174,7 +182,7 @@ private struct Shard {
       if slots[j].isEmpty { break }
       // An entry may move back into the hole unless its home lies cyclically in
       // (hole, j]: then moving it would put it before its home.
-      let h = home(slots[j], mask: mask)
+      let h = Self.home(slots[j], mask: mask)
       let stays = hole <= j ? (hole < h && h <= j) : (hole < h || h <= j)
       if stays { continue }
       slots[hole] = slots[j]
