@@ -13,6 +13,8 @@ extension Center {
 
   /// The warnings for the category a request names (none, or the one of
   /// `unknownCategoryWarning`), remembered per app until its categories change.
+  /// Inlined: called, it retained and released the app its caller already holds.
+  @inline(__always)
   func categoryWarnings(_ identifier: String, app: AppState?) -> [String] {
     guard let app else { return unknownCategoryWarning(identifier, registered: []).map { [$0] } ?? [] }
     // Same bytes, not just `==` (canonical equivalence): the warning quotes the name as

@@ -159,7 +159,13 @@ private struct Shard {
 
   private mutating func grow() {
     let old = slots
-    slots = [Slot](repeating: Slot(), count: max(8, slots.count * 2))
+    // Zeroed in one `memset` (an empty slot is all zero bits): `init(repeating:count:)`
+    // stored the slots one by one.
+    let n = max(8, slots.count * 2)
+    slots = [Slot](unsafeUninitializedCapacity: n) { buffer, count in
+      memset(buffer.baseAddress!, 0, n * MemoryLayout<Slot>.stride)
+      count = n
+    }
     let mask = slots.count - 1
     let wide = mask >> Slot.tagWidth != 0
     slots.withUnsafeMutableBufferPointer { s in

@@ -115,9 +115,10 @@ struct PendingRecordLayout {
     store(4, ends.4)
     store(5, ends.5)
     var at = base + PendingRecord.fieldCount * width
+    @inline(__always)
     func put(_ bytes: UnsafeBufferPointer<UInt8>) {
-      guard let from = bytes.baseAddress, !bytes.isEmpty else { return }
-      at.update(from: from, count: bytes.count)
+      guard let from = bytes.baseAddress else { return }
+      Self.copy(from, bytes.count, to: at)
       at += bytes.count
     }
     withUTF8Bytes(r.identifier, put)
@@ -126,5 +127,30 @@ struct PendingRecordLayout {
     withUTF8Bytes(r.content.categoryIdentifier, put)
     withUTF8Bytes(r.content.threadIdentifier, put)
     r.content.userInfo.bytes.withUnsafeBufferPointer(put)
+  }
+
+  /// Copies `n` bytes: up to sixteen (most fields) with two overlapping moves in place,
+  /// more with `memmove` (whose call cost more than the copy of a short field).
+  @inline(__always)
+  static func copy(_ from: UnsafePointer<UInt8>, _ n: Int, to: UnsafeMutablePointer<UInt8>) {
+    let source = UnsafeRawPointer(from)
+    let target = UnsafeMutableRawPointer(to)
+    if n >= 8, n <= 16 {
+      let head = source.loadUnaligned(as: UInt64.self)
+      let tail = source.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self)
+      target.storeBytes(of: head, as: UInt64.self)
+      target.storeBytes(of: tail, toByteOffset: n - 8, as: UInt64.self)
+    } else if n >= 4, n < 8 {
+      let head = source.loadUnaligned(as: UInt32.self)
+      let tail = source.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self)
+      target.storeBytes(of: head, as: UInt32.self)
+      target.storeBytes(of: tail, toByteOffset: n - 4, as: UInt32.self)
+    } else if n > 0, n < 4 {
+      to[0] = from[0]
+      to[n / 2] = from[n / 2]
+      to[n - 1] = from[n - 1]
+    } else if n > 16 {
+      to.update(from: from, count: n)
+    }
   }
 }
