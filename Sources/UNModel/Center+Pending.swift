@@ -49,7 +49,9 @@ extension Center {
       emit(.dropped, app: appId, [("identifier", .string(request.identifier)), ("reason", .string("authorization"))])
       return result
     }
-    guard let trigger = request.trigger else {
+    // The trigger is read in place, not bound: a binding copied it (and destroyed the
+    // copy), an outlined call each for an enum with a calendar payload.
+    guard request.trigger != nil else {
       touchApp(appId, existing).takePending(request.identifier)
       result.scheduled = true
       result.replaced = isReplacement
@@ -57,10 +59,10 @@ extension Center {
       deliver(app: appId, request, date: now, late: false)
       return result
     }
-    if case .push = trigger {
+    if case .push? = request.trigger {
       throw .invalidParams(field: "trigger.type", problem: "'push' triggers come from pushRemote only")
     }
-    guard let firstDate = trigger.nextDate(anchor: now, after: now) else {
+    guard let firstDate = request.trigger?.nextDate(anchor: now, after: now) else {
       // It replaces the pending request of the same identifier, as any new request does,
       // but is not kept itself.
       if isReplacement {
