@@ -7,9 +7,7 @@
 public enum RPCEncoder {
   /// Appends `{"jsonrpc":"2.0","id":<id>,"result":<result>}`.
   public static func appendResult(id: RequestID, result: JSONValue, to out: inout [UInt8]) {
-    JSONWriter.appendASCII(#"{"jsonrpc":"2.0","id":"#, to: &out)
-    appendID(id, to: &out)
-    JSONWriter.appendASCII(#","result":"#, to: &out)
+    appendResultHead(id, to: &out)
     JSONWriter.append(result, to: &out)
     out.append(UInt8(ascii: "}"))
   }
@@ -23,11 +21,67 @@ public enum RPCEncoder {
   /// Appends `{"jsonrpc":"2.0","id":<id>,"result":…}`, the result written in place by
   /// `writeResult`.
   public static func appendResult(id: RequestID, to out: inout [UInt8], _ writeResult: (inout [UInt8]) -> Void) {
-    JSONWriter.appendASCII(#"{"jsonrpc":"2.0","id":"#, to: &out)
-    appendID(id, to: &out)
-    JSONWriter.appendASCII(#","result":"#, to: &out)
+    appendResultHead(id, to: &out)
     writeResult(&out)
     out.append(UInt8(ascii: "}"))
+  }
+
+  /// Appends `{"jsonrpc":"2.0","id":<id>,"result":`.  The three parts are put together
+  /// on the stack and appended at once when the id is short (a number, null, or a
+  /// string with nothing to escape: what clients send): each append to an array checks
+  /// its uniqueness and capacity, which cost more than the copying.
+  static func appendResultHead(_ id: RequestID, to out: inout [UInt8]) {
+    let head: StaticString = #"{"jsonrpc":"2.0","id":"#
+    let tail: StaticString = #","result":"#
+    let null: StaticString = "null"
+    let done: Bool? =
+      switch id {
+      case .number(let text):
+        text.utf8.withContiguousStorageIfAvailable { appendJoined(head, $0, quoted: false, tail, to: &out) }
+      case .string(let text):
+        text.utf8.withContiguousStorageIfAvailable { text in
+          JSONWriter.plainEnd(text, from: 0) == text.count && appendJoined(head, text, quoted: true, tail, to: &out)
+        }
+      case .null:
+        appendJoined(
+          head, UnsafeBufferPointer(start: null.utf8Start, count: null.utf8CodeUnitCount), quoted: false, tail,
+          to: &out)
+      }
+    if done == true { return }
+    JSONWriter.appendASCII(head, to: &out)
+    appendID(id, to: &out)
+    JSONWriter.appendASCII(tail, to: &out)
+  }
+
+  /// Appends `head`, `middle` (in quotes when `quoted`) and `tail` with one append,
+  /// when they fit a small stack buffer; false (nothing appended) when they do not.
+  private static func appendJoined(
+    _ head: StaticString, _ middle: UnsafeBufferPointer<UInt8>, quoted: Bool, _ tail: StaticString,
+    to out: inout [UInt8]
+  ) -> Bool {
+    let quotes = quoted ? 2 : 0
+    let total = head.utf8CodeUnitCount + quotes + middle.count + tail.utf8CodeUnitCount
+    guard total <= 96 else { return false }
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 96) { buffer in
+      var at = buffer.baseAddress!
+      at.update(from: head.utf8Start, count: head.utf8CodeUnitCount)
+      at += head.utf8CodeUnitCount
+      if quoted {
+        at.pointee = UInt8(ascii: "\"")
+        at += 1
+      }
+      if let from = middle.baseAddress, !middle.isEmpty {
+        at.update(from: from, count: middle.count)
+        at += middle.count
+      }
+      if quoted {
+        at.pointee = UInt8(ascii: "\"")
+        at += 1
+      }
+      at.update(from: tail.utf8Start, count: tail.utf8CodeUnitCount)
+      out.append(contentsOf: UnsafeBufferPointer(start: buffer.baseAddress, count: total))
+    }
+    return true
   }
 
   /// Appends `{"jsonrpc":"2.0","id":<id>,"error":{"code":N,"message":"…","data":…}}`,

@@ -20,13 +20,16 @@ public final class AppState {
   var journal: ChangeJournal?
   public var categories: [Category] = [] {
     didSet {
-      categoryWarning = nil
+      categoryWarningIdentifier = nil
       journal?.categories(appId)
     }
   }
-  /// The last category a request named and the warnings it gets: requests of an app
-  /// mostly name the same category, and the warning text is built once for them.
-  var categoryWarning: (identifier: String, warnings: [String])?
+  /// The last category a request named (nil: none since the categories changed) and
+  /// the warnings it gets: requests of an app mostly name the same category, and the
+  /// warning text is built once for them.  Two properties, not an optional pair: reading
+  /// the pair copied both (retaining the array even when the name did not match).
+  var categoryWarningIdentifier: String?
+  var categoryWarnings: [String] = []
   /// `Localizable.strings` as the app registered it: key → format, for the `loc-key`s of
   /// its remote notifications.
   public var localizedStrings: [String: String] = [:] {
@@ -81,14 +84,15 @@ public final class AppState {
 // MARK: - Pending requests: the only ways to change them, each recorded.
 
 extension AppState {
-  /// Inserts or replaces a request (identifier hashing to `hash`); returns the addition
-  /// sequence of the one it replaced.
+  /// Inserts or replaces a request, whose identifier `lookup` looked up in `pending`
+  /// (unchanged since); returns the addition sequence of the one it replaced.
   @discardableResult
   func upsertPending(
-    _ request: NotificationRequest, anchor: Instant, nextDate: Instant, addedSequence: UInt64, hash: Int
+    _ request: NotificationRequest, anchor: Instant, nextDate: Instant, addedSequence: UInt64,
+    lookup: PendingSchedule.Lookup
   ) -> UInt64? {
     let (replaced, record) = pending.upsert(
-      request, anchor: anchor, nextDate: nextDate, addedSequence: addedSequence, hash: hash)
+      request, anchor: anchor, nextDate: nextDate, addedSequence: addedSequence, lookup: lookup)
     journal?.pending(appId, record, removed: replaced)
     return replaced
   }

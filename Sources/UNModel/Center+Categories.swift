@@ -13,13 +13,16 @@ extension Center {
 
   /// The warnings for the category a request names (none, or the one of
   /// `unknownCategoryWarning`), remembered per app until its categories change.
+  /// Inlined: called, it retained and released the app its caller already holds.
+  @inline(__always)
   func categoryWarnings(_ identifier: String, app: AppState?) -> [String] {
     guard let app else { return unknownCategoryWarning(identifier, registered: []).map { [$0] } ?? [] }
     // Same bytes, not just `==` (canonical equivalence): the warning quotes the name as
     // the request spelled it.
-    if let cached = app.categoryWarning, sameUTF8(cached.identifier, identifier) { return cached.warnings }
+    if let cached = app.categoryWarningIdentifier, sameUTF8(cached, identifier) { return app.categoryWarnings }
     let warnings = unknownCategoryWarning(identifier, registered: app.categories).map { [$0] } ?? []
-    app.categoryWarning = (identifier, warnings)
+    app.categoryWarningIdentifier = identifier
+    app.categoryWarnings = warnings
     return warnings
   }
 

@@ -35,7 +35,10 @@ extension Center {
     let existing = existingApp(appId)
     let authorization = existing?.authorization ?? configuration.initialAuthorization
     let hash = PendingSchedule.hash(request.identifier)
-    let isReplacement = existing?.pending.contains(request.identifier, hash: hash) ?? false
+    // A new app's schedule is empty: nothing to find.
+    let lookup =
+      existing?.pending.lookup(request.identifier, hash: hash) ?? PendingSchedule.Lookup(hash: hash, record: nil)
+    let isReplacement = lookup.record != nil
     let pendingCount = existing?.pending.count ?? 0
     var result = ScheduleResult(
       identifier: request.identifier, scheduled: false, replaced: false, nextTriggerDate: nil,
@@ -46,7 +49,9 @@ extension Center {
       emit(.dropped, app: appId, [("identifier", .string(request.identifier)), ("reason", .string("authorization"))])
       return result
     }
-    guard let trigger = request.trigger else {
+    // The trigger is read in place, not bound: a binding copied it (and destroyed the
+    // copy), an outlined call each for an enum with a calendar payload.
+    guard request.trigger != nil else {
       touchApp(appId, existing).takePending(request.identifier)
       result.scheduled = true
       result.replaced = isReplacement
@@ -54,10 +59,10 @@ extension Center {
       deliver(app: appId, request, date: now, late: false)
       return result
     }
-    if case .push = trigger {
+    if case .push? = request.trigger {
       throw .invalidParams(field: "trigger.type", problem: "'push' triggers come from pushRemote only")
     }
-    guard let firstDate = trigger.nextDate(anchor: now, after: now) else {
+    guard let firstDate = request.trigger?.nextDate(anchor: now, after: now) else {
       // It replaces the pending request of the same identifier, as any new request does,
       // but is not kept itself.
       if isReplacement {
@@ -74,7 +79,8 @@ extension Center {
     }
     additionSequence += 1
     let app = touchApp(appId, existing)
-    app.upsertPending(request, anchor: now, nextDate: firstDate, addedSequence: additionSequence, hash: hash)
+    // Nothing changed the schedule since the lookup.
+    app.upsertPending(request, anchor: now, nextDate: firstDate, addedSequence: additionSequence, lookup: lookup)
     let dropped =
       configuration.iosLimits ? dropLeastRecentlyAdded(app, keeping: configuration.effectivePendingLimit) : []
     // The event's date is the call's `now`, the instant the request was added.

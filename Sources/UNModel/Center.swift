@@ -38,11 +38,17 @@ public final class Center {
   /// Set only here (created in `touchApp`, removed in `reset`, replaced in `adopt`),
   /// each recording the change.
   public private(set) var apps: [String: AppState] = [:] {
-    didSet { lastApp = nil }
+    didSet {
+      lastAppId = nil
+      lastApp = nil
+    }
   }
-  /// The app found by the last lookup: calls come in runs for one app, and comparing its
-  /// id is cheaper than hashing it.  Forgotten whenever `apps` changes.
-  private var lastApp: (id: String, state: AppState)?
+  /// The app found by the last lookup and its id: calls come in runs for one app, and
+  /// comparing its id is cheaper than hashing it.  Forgotten whenever `apps` changes.
+  /// Two properties, not an optional pair: reading the pair copied it (retaining the
+  /// app) before the id was even compared.
+  private var lastAppId: String?
+  private var lastApp: AppState?
   public internal(set) var sessions: [SessionID: SessionInfo] = [:]
   /// Each app's `app`-role connections, in the order they said hello.
   var appSessions: [String: [SessionID]] = [:]
@@ -137,27 +143,39 @@ public final class Center {
 
   /// `apps[appId]`, through the one-entry cache.
   func existingApp(_ appId: String) -> AppState? {
-    if let lastApp, lastApp.id == appId { return lastApp.state }
+    if let lastApp, lastAppId == appId { return lastApp }
     let found = apps[appId]
-    if let found { lastApp = (appId, found) }
+    if let found {
+      lastAppId = appId
+      lastApp = found
+    }
     return found
   }
 
   /// The uid the app belongs to (nil when unclaimed or never used), through the
   /// one-entry cache: every call checks it before touching the app.
-  public func owner(of appId: String) -> UInt32? { existingApp(appId)?.owner }
+  public func owner(of appId: String) -> UInt32? {
+    // Read in place when the cache holds the app: returning it would retain and release it.
+    if lastAppId == appId, let lastApp { return lastApp.owner }
+    return existingApp(appId)?.owner
+  }
 
   /// The app's state for a change, created on first use; `existing` is what a caller
   /// already looked up (`apps[appId]`), so the lookup is not repeated.
+  @inline(__always)
   func touchApp(_ appId: String, _ existing: AppState?) -> AppState {
-    let app: AppState
-    if let existing {
-      app = existing
-    } else {
-      app = AppState(appId: appId, authorization: configuration.initialAuthorization, journal: changes)
-      apps[appId] = app
-      changes.app(appId)
-    }
+    // Inlined, the app a caller already holds is handed back without a call (and the
+    // retain it made).
+    if let existing { return existing }
+    return addApp(appId)
+  }
+
+  /// A new app's state, recorded.
+  @inline(never)
+  private func addApp(_ appId: String) -> AppState {
+    let app = AppState(appId: appId, authorization: configuration.initialAuthorization, journal: changes)
+    apps[appId] = app
+    changes.app(appId)
     return app
   }
 

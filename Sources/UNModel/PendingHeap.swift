@@ -26,9 +26,12 @@ struct PendingHeap {
 
   /// Adds a record (its `heapIndex` is set here).
   mutating func insert(_ record: PendingRecord) {
-    record.heapIndex = slots.count
+    let i = slots.count
+    record.heapIndex = i
     slots.append(Slot(date: record.nextDate, ref: .passUnretained(record)))
-    siftUp(slots.count - 1)
+    // Most requests are added with the latest date and stay at the bottom: one
+    // comparison, without entering the sift.
+    if i > 0, less(i, (i - 1) / 2) { siftUp(i) }
   }
 
   /// Puts `record` in slot `i` (a replacement of the record there).
@@ -73,34 +76,51 @@ struct PendingHeap {
     if i > 0, less(i, (i - 1) / 2) { siftUp(i) } else { siftDown(i) }
   }
 
+  /// Moves the record of slot `start` up to its place.  The moving slot is held aside
+  /// and each parent it passes moves down into the hole (one slot write and one
+  /// `heapIndex` per level instead of a swap's two of each), through the buffer: the
+  /// array's subscripts checked bounds and uniqueness on every access.
   private mutating func siftUp(_ start: Int) {
-    var i = start
-    while i > 0 {
-      let p = (i - 1) / 2
-      guard less(i, p) else { break }
-      swapAt(i, p)
-      i = p
+    slots.withUnsafeMutableBufferPointer { s in
+      let moving = s[start]
+      var i = start
+      while i > 0 {
+        let p = (i - 1) / 2
+        guard Self.less(moving, s[p]) else { break }
+        s[i] = s[p]
+        s[i].ref._withUnsafeGuaranteedRef { $0.heapIndex = i }
+        i = p
+      }
+      guard i != start else { return }
+      s[i] = moving
+      moving.ref._withUnsafeGuaranteedRef { $0.heapIndex = i }
     }
   }
 
+  /// Moves the record of slot `start` down to its place, the same way.  It takes the
+  /// same path as swapping it with its smaller child while that child is smaller (so
+  /// the heap's layout, and the order of ties in a listing, are unchanged): the child
+  /// that is not less than its sibling moves up when it is less than the moving record.
+  /// A replaced request's later date takes it down most of the heap's height.
   private mutating func siftDown(_ start: Int) {
-    var i = start
-    let n = slots.count
-    while true {
-      let l = 2 * i + 1
-      var m = i
-      if l < n, less(l, m) { m = l }
-      if l + 1 < n, less(l + 1, m) { m = l + 1 }
-      if m == i { return }
-      swapAt(i, m)
-      i = m
+    slots.withUnsafeMutableBufferPointer { s in
+      let n = s.count
+      let moving = s[start]
+      var i = start
+      while true {
+        let l = 2 * i + 1
+        guard l < n else { break }
+        var m = l
+        if l + 1 < n, Self.less(s[l + 1], s[l]) { m = l + 1 }
+        guard Self.less(s[m], moving) else { break }
+        s[i] = s[m]
+        s[i].ref._withUnsafeGuaranteedRef { $0.heapIndex = i }
+        i = m
+      }
+      guard i != start else { return }
+      s[i] = moving
+      moving.ref._withUnsafeGuaranteedRef { $0.heapIndex = i }
     }
-  }
-
-  private mutating func swapAt(_ i: Int, _ j: Int) {
-    slots.swapAt(i, j)
-    slots[i].ref._withUnsafeGuaranteedRef { $0.heapIndex = i }
-    slots[j].ref._withUnsafeGuaranteedRef { $0.heapIndex = j }
   }
 }
 

@@ -28,14 +28,10 @@ struct PendingIndex: ~Copyable {
     for shard in shards { shard.releaseAll() }
   }
 
-  /// The identifier's hash: SipHash of its bytes with the process's random seed, so
-  /// clients cannot choose identifiers that collide.
+  /// The identifier's hash: SipHash of its bytes with the process's random key, so
+  /// clients cannot choose identifiers that collide (`IdentifierHash`).
   @inline(__always)
-  static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
-    var hasher = Hasher()
-    hasher.combine(bytes: UnsafeRawBufferPointer(bytes))
-    return hasher.finalize()
-  }
+  static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> Int { IdentifierHash.hash(bytes) }
 
   @inline(__always)
   private static func split(_ hash: Int) -> (shard: Int, key: UInt) {
@@ -112,21 +108,21 @@ private struct Shard {
 
   /// The home slot of a key.
   @inline(__always)
-  private func home(key: UInt, mask: Int) -> Int { Int(truncatingIfNeeded: key) & mask }
+  private static func home(key: UInt, mask: Int) -> Int { Int(truncatingIfNeeded: key) & mask }
 
   /// The home slot of a stored entry.
   @inline(__always)
-  private func home(_ slot: Slot, mask: Int) -> Int {
+  private static func home(_ slot: Slot, mask: Int) -> Int {
     if mask >> Slot.tagWidth == 0 { return Int(slot.tag) & mask }
     let hash = slot.ref._withUnsafeGuaranteedRef { $0.withIdentifier(PendingIndex.hash) }
-    return home(key: UInt(bitPattern: hash) >> 32, mask: mask)
+    return Self.home(key: UInt(bitPattern: hash) >> 32, mask: mask)
   }
 
   func find(_ bytes: UnsafeBufferPointer<UInt8>, key: UInt) -> Int? {
     guard !slots.isEmpty else { return nil }
     let mask = slots.count - 1
     let tag = Slot.tagWord(key)
-    var i = home(key: key, mask: mask)
+    var i = Self.home(key: key, mask: mask)
     while true {
       let w = slots[i].word
       if w == 0 { return nil }
@@ -149,21 +145,35 @@ private struct Shard {
     count += 1
   }
 
+  /// Through the buffer, as `grow`: the array's subscripts checked bounds and
+  /// uniqueness at every probe.
   private mutating func place(_ slot: Slot, key: UInt) {
     let mask = slots.count - 1
-    var i = home(key: key, mask: mask)
-    while !slots[i].isEmpty { i = (i + 1) & mask }
-    slots[i] = slot
+    let start = Self.home(key: key, mask: mask)
+    slots.withUnsafeMutableBufferPointer { s in
+      var i = start
+      while !s[i].isEmpty { i = (i + 1) & mask }
+      s[i] = slot
+    }
   }
 
   private mutating func grow() {
     let old = slots
-    slots = [Slot](repeating: Slot(), count: max(8, slots.count * 2))
+    // Zeroed in one `memset` (an empty slot is all zero bits): `init(repeating:count:)`
+    // stored the slots one by one.
+    let n = max(8, slots.count * 2)
+    slots = [Slot](unsafeUninitializedCapacity: n) { buffer, count in
+      memset(buffer.baseAddress!, 0, n * MemoryLayout<Slot>.stride)
+      count = n
+    }
     let mask = slots.count - 1
-    for slot in old where !slot.isEmpty {
-      var i = home(slot, mask: mask)
-      while !slots[i].isEmpty { i = (i + 1) & mask }
-      slots[i] = slot
+    let wide = mask >> Slot.tagWidth != 0
+    slots.withUnsafeMutableBufferPointer { s in
+      for slot in old where !slot.isEmpty {
+        var i = wide ? Self.home(slot, mask: mask) : Int(slot.tag) & mask
+        while !s[i].isEmpty { i = (i + 1) & mask }
+        s[i] = slot
+      }
     }
   }
 
@@ -178,7 +188,7 @@ private struct Shard {
       if slots[j].isEmpty { break }
       // An entry may move back into the hole unless its home lies cyclically in
       // (hole, j]: then moving it would put it before its home.
-      let h = home(slots[j], mask: mask)
+      let h = Self.home(slots[j], mask: mask)
       let stays = hole <= j ? (hole < h && h <= j) : (hole < h || h <= j)
       if stays { continue }
       slots[hole] = slots[j]
@@ -204,7 +214,10 @@ func withUTF8Bytes<R>(_ s: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) ->
 
 /// Whether two strings have the same UTF-8 (`==` is canonical equivalence, looser).
 func sameUTF8(_ a: String, _ b: String) -> Bool {
-  withUTF8Bytes(a) { x in
+  // The same representation (the same small string, or the same storage) holds the
+  // same bytes: decided from the two words, without reading the text.
+  if unsafeBitCast(a, to: (UInt64, UInt64).self) == unsafeBitCast(b, to: (UInt64, UInt64).self) { return true }
+  return withUTF8Bytes(a) { x in
     withUTF8Bytes(b) { y in
       x.count == y.count && (x.isEmpty || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0)
     }

@@ -51,7 +51,24 @@ struct PendingRecordLayout {
     let userInfo = thread + r.content.userInfo.bytes.count
     ends = (id, title, body, category, thread, userInfo)
     width = userInfo <= Int(UInt8.max) ? 1 : userInfo <= Int(UInt16.max) ? 2 : 4
-    identifierIsASCII = withUTF8Bytes(r.identifier) { bytes in bytes.allSatisfy { $0 < 0x80 } }
+    identifierIsASCII = withUTF8Bytes(r.identifier) { Self.isASCII($0) }
+  }
+
+  /// No byte has its high bit set; eight bytes are tested at a time.
+  static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard let base = bytes.baseAddress.map(UnsafeRawPointer.init) else { return true }
+    let n = bytes.count
+    var any: UInt64 = 0
+    var i = 0
+    while i + 8 <= n {
+      any |= base.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+      i += 8
+    }
+    while i < n {
+      any |= UInt64(base.load(fromByteOffset: i, as: UInt8.self))
+      i += 1
+    }
+    return any & 0x8080_8080_8080_8080 == 0
   }
 
   var tailCount: Int { PendingRecord.fieldCount * width + ends.5 }
@@ -69,11 +86,15 @@ struct PendingRecordLayout {
     case .push: kind = .push
     default: kind = .boxed
     }
-    let extras = r.content.extrasBox
+    let rare: PendingRareFields?
+    // Matched rather than copied and compared with nil: the copy of the optional box
+    // went through an outlined value-witness call.
+    switch r.content.extrasBox {
+    case let extras?: rare = PendingRareFields(trigger: kind == .boxed ? r.trigger : nil, extras: extras)
+    case nil: rare = kind == .boxed ? PendingRareFields(trigger: r.trigger, extras: nil) : nil
+    }
     return PendingRecordHeader(
-      nextDate: nextDate, anchor: anchor, addedSequence: addedSequence, intervalSeconds: seconds,
-      rare: kind == .boxed || extras != nil
-        ? PendingRareFields(trigger: kind == .boxed ? r.trigger : nil, extras: extras) : nil,
+      nextDate: nextDate, anchor: anchor, addedSequence: addedSequence, intervalSeconds: seconds, rare: rare,
       heapIndex: Int32(truncatingIfNeeded: heapIndex),
       flags: PendingRecordFlags(trigger: kind, identifierIsASCII: identifierIsASCII, endWidth: width))
   }
@@ -94,9 +115,10 @@ struct PendingRecordLayout {
     store(4, ends.4)
     store(5, ends.5)
     var at = base + PendingRecord.fieldCount * width
+    @inline(__always)
     func put(_ bytes: UnsafeBufferPointer<UInt8>) {
-      guard let from = bytes.baseAddress, !bytes.isEmpty else { return }
-      at.update(from: from, count: bytes.count)
+      guard let from = bytes.baseAddress else { return }
+      Self.copy(from, bytes.count, to: at)
       at += bytes.count
     }
     withUTF8Bytes(r.identifier, put)
@@ -105,5 +127,30 @@ struct PendingRecordLayout {
     withUTF8Bytes(r.content.categoryIdentifier, put)
     withUTF8Bytes(r.content.threadIdentifier, put)
     r.content.userInfo.bytes.withUnsafeBufferPointer(put)
+  }
+
+  /// Copies `n` bytes: up to sixteen (most fields) with two overlapping moves in place,
+  /// more with `memmove` (whose call cost more than the copy of a short field).
+  @inline(__always)
+  static func copy(_ from: UnsafePointer<UInt8>, _ n: Int, to: UnsafeMutablePointer<UInt8>) {
+    let source = UnsafeRawPointer(from)
+    let target = UnsafeMutableRawPointer(to)
+    if n >= 8, n <= 16 {
+      let head = source.loadUnaligned(as: UInt64.self)
+      let tail = source.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self)
+      target.storeBytes(of: head, as: UInt64.self)
+      target.storeBytes(of: tail, toByteOffset: n - 8, as: UInt64.self)
+    } else if n >= 4, n < 8 {
+      let head = source.loadUnaligned(as: UInt32.self)
+      let tail = source.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self)
+      target.storeBytes(of: head, as: UInt32.self)
+      target.storeBytes(of: tail, toByteOffset: n - 4, as: UInt32.self)
+    } else if n > 0, n < 4 {
+      to[0] = from[0]
+      to[n / 2] = from[n / 2]
+      to[n - 1] = from[n - 1]
+    } else if n > 16 {
+      to.update(from: from, count: n)
+    }
   }
 }

@@ -45,8 +45,16 @@ public struct PendingSchedule: Sendable {
   /// The hash of an identifier, for a caller that looks it up more than once.
   static func hash(_ identifier: String) -> Int { withUTF8Bytes(identifier) { PendingIndex.hash($0) } }
 
-  func contains(_ identifier: String, hash: Int) -> Bool {
-    withUTF8Bytes(identifier) { storage.index.find($0, hash: hash) } != nil
+  /// An identifier's hash and its record (nil when it is not pending), found once for a
+  /// call that reads the schedule and then changes it: `upsert(_:anchor:nextDate:
+  /// addedSequence:lookup:)` does not search the index again.
+  struct Lookup {
+    let hash: Int
+    let record: PendingRecord?
+  }
+
+  func lookup(_ identifier: String, hash: Int) -> Lookup {
+    Lookup(hash: hash, record: withUTF8Bytes(identifier) { storage.index.find($0, hash: hash) })
   }
 
   private func record(_ identifier: String) -> PendingRecord? {
@@ -77,8 +85,33 @@ public struct PendingSchedule: Sendable {
     _ request: NotificationRequest, anchor: Instant, nextDate: Instant, addedSequence: UInt64, hash: Int
   ) -> (replaced: UInt64?, record: PendingRecord) {
     makeUnique()
+    let found = withUTF8Bytes(request.identifier) { [storage] in storage.index.find($0, hash: hash) }
+    return place(request, anchor: anchor, nextDate: nextDate, addedSequence: addedSequence, hash: hash, found: found)
+  }
+
+  /// The same, for a request whose identifier `lookup` (from `lookup(_:hash:)`) looked
+  /// up in this schedule, unchanged since.
+  @discardableResult
+  mutating func upsert(
+    _ request: NotificationRequest, anchor: Instant, nextDate: Instant, addedSequence: UInt64, lookup: Lookup
+  ) -> (replaced: UInt64?, record: PendingRecord) {
+    // A shared storage is copied, and its records with it: the one found is not in the
+    // copy.
+    guard isKnownUniquelyReferenced(&storage) else {
+      return upsert(
+        request, anchor: anchor, nextDate: nextDate, addedSequence: addedSequence, hash: lookup.hash)
+    }
+    return place(
+      request, anchor: anchor, nextDate: nextDate, addedSequence: addedSequence, hash: lookup.hash,
+      found: lookup.record)
+  }
+
+  /// Stores a request in the record `found` for its identifier, or a new one when nil.
+  private func place(
+    _ request: NotificationRequest, anchor: Instant, nextDate: Instant, addedSequence: UInt64, hash: Int,
+    found: PendingRecord?
+  ) -> (replaced: UInt64?, record: PendingRecord) {
     let s = storage
-    let found = withUTF8Bytes(request.identifier) { s.index.find($0, hash: hash) }
     guard let record = found else {
       let record = PendingRecord.make(request, anchor: anchor, nextDate: nextDate, addedSequence: addedSequence)
       s.heap.insert(record)

@@ -21,6 +21,25 @@ final class RPCEncoderTests: XCTestCase {
       #"{"jsonrpc":"2.0","id":1.50,"result":[]}"#)
   }
 
+  /// The envelope is joined on the stack for short ids and written in parts for others:
+  /// the same bytes either way.
+  func testResultHeadForEveryIdShape() {
+    let long = String(repeating: "9", count: 200)
+    let ids: [(RequestID, String)] = [
+      (.null, "null"), (.string("req-1"), #""req-1""#), (.string("é\n"), #""é\n""#),
+      (.string("tab\t"), #""tab\t""#), (.number(long), long), (.string(long), "\"" + long + "\""),
+      (.number("-0.5e3"), "-0.5e3"),
+    ]
+    for (id, text) in ids {
+      XCTAssertEqual(
+        self.text { RPCEncoder.appendResult(id: id, result: .int(1), to: &$0) },
+        #"{"jsonrpc":"2.0","id":"# + text + #","result":1}"#)
+      XCTAssertEqual(
+        self.text { out in RPCEncoder.appendResult(id: id, to: &out) { $0.append(UInt8(ascii: "2")) } },
+        #"{"jsonrpc":"2.0","id":"# + text + #","result":2}"#)
+    }
+  }
+
   func testError() {
     XCTAssertEqual(
       text { RPCEncoder.appendError(id: .null, error: .parseError("unexpected character 'x' at byte 3"), to: &$0) },
