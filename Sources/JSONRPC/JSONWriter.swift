@@ -132,16 +132,10 @@ public struct JSONWriter: Sendable {
     var position = start
     let end = utf8.count
     guard let base = utf8.baseAddress.map(UnsafeRawPointer.init) else { return end }
-    // Eight plain bytes at a time (the same word test as the reader's): most strings have
-    // nothing to escape.
-    let ones: UInt64 = 0x0101_0101_0101_0101
+    // Eight plain bytes at a time: most strings have nothing to escape.
     while position < end {
       while position + 8 <= end {
-        let w = base.loadUnaligned(fromByteOffset: position, as: UInt64.self)
-        let quote = w ^ (ones &* 0x22)
-        let backslash = w ^ (ones &* 0x5C)
-        let special = ((w &- ones &* 0x20) & ~w) | ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)
-        if special & (ones &* 0x80) != 0 { break }
+        if hasSpecialByte(base.loadUnaligned(fromByteOffset: position, as: UInt64.self)) { break }
         position += 8
       }
       guard position < end else { break }
@@ -150,6 +144,43 @@ public struct JSONWriter: Sendable {
       position += 1
     }
     return end
+  }
+
+  /// Whether any of the eight bytes of `w` may be a quote, backslash or control
+  /// character (the same word test as the reader's).  Never false for a word that has
+  /// one; may be true for a plain byte above one that has one, so a caller goes byte by
+  /// byte from there.
+  @inline(__always)
+  static func hasSpecialByte(_ w: UInt64) -> Bool {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let quote = w ^ (ones &* 0x22)
+    let backslash = w ^ (ones &* 0x5C)
+    let special = ((w &- ones &* 0x20) & ~w) | ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)
+    return special & (ones &* 0x80) != 0
+  }
+
+  /// Writes the escape sequence of `byte` (as `withEscape`) at `out`, which has room for
+  /// six bytes, and returns its length.
+  @inline(__always)
+  static func writeEscape(_ byte: UInt8, to out: UnsafeMutablePointer<UInt8>) -> Int {
+    out[0] = UInt8(ascii: "\\")
+    switch byte {
+    case UInt8(ascii: "\""), UInt8(ascii: "\\"): out[1] = byte
+    case 0x08: out[1] = UInt8(ascii: "b")
+    case 0x0C: out[1] = UInt8(ascii: "f")
+    case 0x0A: out[1] = UInt8(ascii: "n")
+    case 0x0D: out[1] = UInt8(ascii: "r")
+    case 0x09: out[1] = UInt8(ascii: "t")
+    default:
+      let hex = hexDigits.utf8Start
+      out[1] = UInt8(ascii: "u")
+      out[2] = UInt8(ascii: "0")
+      out[3] = UInt8(ascii: "0")
+      out[4] = hex[Int(byte >> 4)]
+      out[5] = hex[Int(byte & 0x0F)]
+      return 6
+    }
+    return 2
   }
 
   /// Calls `body` with the escape sequence of `byte`, a quote, backslash or control

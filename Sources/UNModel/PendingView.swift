@@ -43,6 +43,17 @@ public struct PendingView {
   }
 
   /// Every text field's UTF-8 at once (valid only during the call): one visit of the
+  /// record for a writer that reads them all.  Not generic, for the same reason as
+  /// `withUTF8`: a listing calls it once per request.
+  public func visitTexts(_ body: (PendingTexts) -> Void) {
+    record.withTexts { f in
+      body(
+        PendingTexts(
+          identifier: f(0), title: f(1), body: f(2), categoryIdentifier: f(3), threadIdentifier: f(4), userInfo: f(5)))
+    }
+  }
+
+  /// Every text field's UTF-8 at once (valid only during the call): one visit of the
   /// record for a writer that reads them all.
   public func withTexts<R>(_ body: (PendingTexts) -> R) -> R {
     record.withTexts { f in

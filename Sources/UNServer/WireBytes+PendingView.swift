@@ -12,18 +12,26 @@ extension WireBytes {
       RequestShape.encode(v.entry, &o)
       return w.append(o)
     }
-    w.append(#"{"identifier":"#)
-    text(v, .identifier, &w)
-    w.append(#","content":{"title":"#)
-    text(v, .title, &w)
-    w.append(#","subtitle":"","body":"#)
-    text(v, .body, &w)
-    w.append(#","userInfo":"#)
-    v.withUTF8(.userInfo) { w.append($0) }
-    w.append(#","categoryIdentifier":"#)
-    text(v, .categoryIdentifier, &w)
-    w.append(#","threadIdentifier":"#)
-    text(v, .threadIdentifier, &w)
+    // One visit of the record for all its text, and one capacity check for all of it.
+    v.visitTexts { s in
+      w.reserve(
+        textRoom
+          + ByteWriter.quotedRoom(
+            s.identifier.count + s.title.count + s.body.count + s.categoryIdentifier.count
+              + s.threadIdentifier.count) + s.userInfo.count)
+      w.appendReserved(#"{"identifier":"#)
+      w.appendStringReserved(utf8: s.identifier)
+      w.appendReserved(#","content":{"title":"#)
+      w.appendStringReserved(utf8: s.title)
+      w.appendReserved(#","subtitle":"","body":"#)
+      w.appendStringReserved(utf8: s.body)
+      w.appendReserved(#","userInfo":"#)
+      w.append(s.userInfo)
+      w.appendReserved(#","categoryIdentifier":"#)
+      w.appendStringReserved(utf8: s.categoryIdentifier)
+      w.appendReserved(#","threadIdentifier":"#)
+      w.appendStringReserved(utf8: s.threadIdentifier)
+    }
     w.append(defaultContentTail)
     w.append(#","trigger":{"type":"timeInterval","timeInterval":"#)
     // The model keeps the interval above zero (`TimeIntervalTrigger`).
@@ -40,6 +48,13 @@ extension WireBytes {
     w.append(#""}"#)
   }
 
+  /// Room for the literal pieces around the text fields of a `pending` (the quotes of
+  /// the five strings are in `quotedRoom`; `ByteWriter.quotedRoom` counts two per string,
+  /// so four more for the other four strings).
+  private static let textRoom =
+    (#"{"identifier":"# + #","content":{"title":"# + #","subtitle":"","body":"# + #","userInfo":"#
+    + #","categoryIdentifier":"# + #","threadIdentifier":"#).utf8.count + 4 * 2
+
   /// The content members after `threadIdentifier` at their defaults, and the closing
   /// brace: what a request with only the common fields has there (`ContentShape`).
   static let defaultContentTail: [UInt8] = {
@@ -50,8 +65,4 @@ extension WireBytes {
     o.append(UInt8(ascii: "}"))
     return o
   }()
-
-  private static func text(_ v: PendingView, _ field: PendingView.Text, _ w: inout ByteWriter) {
-    v.withUTF8(field) { w.appendString(utf8: $0) }
-  }
 }

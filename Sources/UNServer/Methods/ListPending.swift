@@ -19,7 +19,9 @@ enum ListPending: Method {
       after = (Instant(milliseconds: ms), String(cursor[cursor.index(after: colon)...]))
     }
     if upcoming == nil {
-      var w = ByteWriter(capacity: 64 + min(limit ?? 100, 1000) * 400)
+      // A listed request of the common shape is about 450 bytes: room for the whole page
+      // at once, so it is not copied into a larger array halfway.
+      var w = ByteWriter(capacity: 64 + min(limit ?? 100, 1000) * 512)
       w.append(#"{"requests":["#)
       var first = true
       let next = call.center.visitPendingViews(app: app, after: after, limit: limit) { entry in
