@@ -186,26 +186,10 @@ public struct JSONWriter: Sendable {
   /// Calls `body` with the escape sequence of `byte`, a quote, backslash or control
   /// character: the short forms where JSON has them, `\u00XX` otherwise.
   static func withEscape(_ byte: UInt8, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
-    var sequence: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (UInt8(ascii: "\\"), 0, 0, 0, 0, 0)
+    var sequence: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0, 0, 0)
     withUnsafeMutableBytes(of: &sequence) { buffer in
-      var length = 2
-      switch byte {
-      case UInt8(ascii: "\""), UInt8(ascii: "\\"): buffer[1] = byte
-      case 0x08: buffer[1] = UInt8(ascii: "b")
-      case 0x0C: buffer[1] = UInt8(ascii: "f")
-      case 0x0A: buffer[1] = UInt8(ascii: "n")
-      case 0x0D: buffer[1] = UInt8(ascii: "r")
-      case 0x09: buffer[1] = UInt8(ascii: "t")
-      default:
-        let hex = hexDigits.utf8Start
-        buffer[1] = UInt8(ascii: "u")
-        buffer[2] = UInt8(ascii: "0")
-        buffer[3] = UInt8(ascii: "0")
-        buffer[4] = hex[Int(byte >> 4)]
-        buffer[5] = hex[Int(byte & 0x0F)]
-        length = 6
-      }
-      body(UnsafeBufferPointer(start: buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), count: length))
+      let out = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
+      body(UnsafeBufferPointer(start: out, count: writeEscape(byte, to: out)))
     }
   }
 }

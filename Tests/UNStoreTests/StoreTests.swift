@@ -99,6 +99,16 @@ final class StoreTests: XCTestCase {
     }
   }
 
+  /// Writes an older state database with Python's sqlite3 (`script` gets its path).
+  private func makeDatabase(_ script: String) throws {
+    let helper = Process()
+    helper.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    helper.arguments = ["python3", "-c", script, directory + "/uncenter.db"]
+    try helper.run()
+    helper.waitUntilExit()
+    XCTAssertEqual(helper.terminationStatus, 0)
+  }
+
   func testVersionOneDatabaseIsMigrated() throws {
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     let script = """
@@ -110,12 +120,7 @@ final class StoreTests: XCTestCase {
       c.execute("PRAGMA user_version=1")
       c.commit()
       """
-    let helper = Process()
-    helper.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    helper.arguments = ["python3", "-c", script, directory + "/uncenter.db"]
-    try helper.run()
-    helper.waitUntilExit()
-    XCTAssertEqual(helper.terminationStatus, 0)
+    try makeDatabase(script)
     let pendingValue = Array(#"{"request":{},"added":12}"#.utf8)
     let store = try SQLiteStore(directory: directory, durability: .normal)
     // The pending row is now numbered by its addition sequence.
@@ -148,12 +153,7 @@ final class StoreTests: XCTestCase {
       c.execute("PRAGMA user_version=2")
       c.commit()
       """
-    let helper = Process()
-    helper.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    helper.arguments = ["python3", "-c", script, directory + "/uncenter.db"]
-    try helper.run()
-    helper.waitUntilExit()
-    XCTAssertEqual(helper.terminationStatus, 0)
+    try makeDatabase(script)
     let expected = [
       StoredRow(table: "app", app: "com.a", key: "", value: Array("[]".utf8)),
       StoredRow(table: "events", app: "com.a", key: "4611686018427387905", value: Array("e1".utf8)),
