@@ -128,7 +128,7 @@ public struct JSONWriter: Sendable {
   /// Where the run of plain bytes (no quote, backslash or control character) starting at
   /// `position` ends: the first byte to escape, or the end.  Shared by every writer so
   /// they escape alike.
-  static func plainEnd(_ utf8: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+  public static func plainEnd(_ utf8: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
     var position = start
     let end = utf8.count
     guard let base = utf8.baseAddress.map(UnsafeRawPointer.init) else { return end }

@@ -41,9 +41,8 @@ public struct Log: Sendable {
     at >= level ? LogLine(at, event, journal: journal) : nil
   }
 
-  /// Whether a line at `at` is written, compared without `LogLevel.<`'s search of
-  /// `allCases` (the loop asks for every event).
-  public func logs(_ at: LogLevel) -> Bool { at.rank >= level.rank }
+  /// Whether a line at `at` is written.
+  public func logs(_ at: LogLevel) -> Bool { at >= level }
 
   /// Finishes `line` and queues it; the caller keeps its buffer for the next line.
   public func write(reusing line: inout LogLine) {
@@ -87,16 +86,6 @@ public struct Log: Sendable {
 }
 
 extension LogLevel {
-  /// Position in severity order, as `<` orders the levels.
-  fileprivate var rank: Int {
-    switch self {
-    case .debug: 0
-    case .info: 1
-    case .warn: 2
-    case .error: 3
-    }
-  }
-
   /// syslog priority for the journal's `<N>` prefix (`sd-daemon(3)`).
   public var syslogPriority: Int {
     switch self {

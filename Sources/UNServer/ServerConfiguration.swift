@@ -52,7 +52,15 @@ public struct ServerConfiguration: Sendable {
 public enum LogLevel: String, Sendable, CaseIterable, Comparable {
   case debug, info, warn, error
 
-  public static func < (a: LogLevel, b: LogLevel) -> Bool {
-    allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
+  public static func < (a: LogLevel, b: LogLevel) -> Bool { a.rank < b.rank }
+
+  /// Position in severity order (the loop compares levels for every event it logs).
+  private var rank: Int {
+    switch self {
+    case .debug: 0
+    case .info: 1
+    case .warn: 2
+    case .error: 3
+    }
   }
 }

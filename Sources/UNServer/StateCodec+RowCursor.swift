@@ -1,3 +1,5 @@
+import JSONRPC
+
 /// The rows written most (a pending request and an event per `scheduleLocal`) are
 /// written through a pointer into room sized up front, then appended to the commit's
 /// buffer in one copy: a row is some twenty pieces, and appending each to the array
@@ -27,25 +29,8 @@ struct RowCursor {
   }
 
   /// Whether `utf8` has no quote, backslash or control character (JSON text as it is).
-  /// Eight bytes at a time, with the word test `JSONWriter` uses.
   static func isPlain(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
-    guard let base = utf8.baseAddress.map(UnsafeRawPointer.init) else { return true }
-    let ones: UInt64 = 0x0101_0101_0101_0101
-    var position = 0
-    while position + 8 <= utf8.count {
-      let w = base.loadUnaligned(fromByteOffset: position, as: UInt64.self)
-      let quote = w ^ (ones &* 0x22)
-      let backslash = w ^ (ones &* 0x5C)
-      let special = ((w &- ones &* 0x20) & ~w) | ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)
-      if special & (ones &* 0x80) != 0 { return false }
-      position += 8
-    }
-    while position < utf8.count {
-      let byte = utf8[position]
-      if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return false }
-      position += 1
-    }
-    return true
+    JSONWriter.plainEnd(utf8, from: 0) == utf8.count
   }
 
   @inline(__always)

@@ -110,37 +110,7 @@ public final class SQLiteStore: StateStore {
     // pending requests, the key index's pages then stay in memory instead of being read
     // back from the file on every commit.
     try exec("PRAGMA cache_size=-65536")
-    let version = try userVersion()
-    switch version {
-    case 0:
-      try exec("BEGIN")
-      try exec(Self.createRows)
-      try exec("PRAGMA user_version=\(Self.schemaVersion)")
-      try exec("COMMIT")
-    case 1:
-      // Version 1 kept pending requests among the keyed rows: they move to the numbered
-      // table, numbered by the addition sequence their record holds, in one transaction.
-      try exec("BEGIN")
-      for statement in Self.createNumbered { try exec(statement) }
-      try exec(
-        "INSERT INTO numbered (num, tbl, app, value) SELECT json_extract(CAST(value AS TEXT), '$.added'), tbl, app, value FROM rows WHERE tbl = 'pending'"
-      )
-      try exec("DELETE FROM rows WHERE tbl = 'pending'")
-      try splitSharedNumberedTable()
-      try exec("PRAGMA user_version=\(Self.schemaVersion)")
-      try exec("COMMIT")
-    case 2:
-      try exec("BEGIN")
-      try splitSharedNumberedTable()
-      try exec("PRAGMA user_version=\(Self.schemaVersion)")
-      try exec("COMMIT")
-    case Self.schemaVersion:
-      break
-    default:
-      throw StoreError(
-        "\(path) has schema version \(version); this uncenterd understands up to \(Self.schemaVersion) (refusing to touch it)"
-      )
-    }
+    try migrate(from: userVersion())
     put = try prepare("INSERT OR REPLACE INTO rows (tbl, app, key, value) VALUES (?1, ?2, ?3, ?4)")
     delete = try prepare("DELETE FROM rows WHERE tbl = ?1 AND app = ?2 AND key = ?3")
     deleteApp = try prepare("DELETE FROM rows WHERE tbl = ?1 AND app = ?2")
