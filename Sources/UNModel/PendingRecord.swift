@@ -74,7 +74,7 @@ struct PendingRecordFlags {
 /// schedule's storage, which the loop thread alone owns and mutates (the `Center` is
 /// loop-bound); a copied schedule copies its records before it mutates them.
 final class PendingRecord: ManagedBuffer<PendingRecordHeader, UInt8> {
-  /// The six text fields, in tail order (`PendingView.Text` in the same order).
+  /// The six text fields, in tail order (`PendingTexts` in the same order).
   static let fieldCount = 6
 
   /// A new record holding `request` with its dates (its heap position is set when it

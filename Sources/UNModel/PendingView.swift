@@ -7,13 +7,6 @@
 public struct PendingView {
   let record: PendingRecord
 
-  /// The text fields a record stores as bytes.
-  public enum Text: Sendable {
-    case identifier, title, body, categoryIdentifier, threadIdentifier
-    /// The compact JSON text of `userInfo`.
-    case userInfo
-  }
-
   public var nextDate: Instant { record.nextDate }
   public var anchor: Instant { record.header.anchor }
   public var addedSequence: UInt64 { record.header.addedSequence }
@@ -26,25 +19,9 @@ public struct PendingView {
   /// The request as a value.
   public var entry: PendingRequest { record.entry }
 
-  /// Calls `body` with the field's UTF-8 (valid only during the call).  Not generic: a
-  /// listing calls this six times per request, and a generic version ran unspecialised
-  /// in the server's module.
-  public func withUTF8(_ field: Text, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
-    let k =
-      switch field {
-      case .identifier: 0
-      case .title: 1
-      case .body: 2
-      case .categoryIdentifier: 3
-      case .threadIdentifier: 4
-      case .userInfo: 5
-      }
-    record.withText(k, body)
-  }
-
   /// Every text field's UTF-8 at once (valid only during the call): one visit of the
-  /// record for a writer that reads them all.  Not generic, for the same reason as
-  /// `withUTF8`: a listing calls it once per request.
+  /// record for a writer that reads them all.  Not generic: a listing calls it once per
+  /// request, and a generic version ran unspecialised in the server's module.
   public func visitTexts(_ body: (PendingTexts) -> Void) {
     record.withTexts { f in
       body(

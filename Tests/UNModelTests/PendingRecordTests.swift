@@ -6,10 +6,6 @@ import XCTest
 /// of its end offsets (1, 2 or 4 bytes) and wherever its trigger is kept (inline or in
 /// the out-of-line box), and the size of the bench's typical request.
 final class PendingRecordTests: XCTestCase {
-  private let texts: [PendingView.Text] = [
-    .identifier, .title, .body, .categoryIdentifier, .threadIdentifier, .userInfo,
-  ]
-
   private func make(_ entry: PendingRequest) -> PendingRecord {
     PendingRecord.make(
       entry.request, anchor: entry.anchor, nextDate: entry.nextDate, addedSequence: entry.addedSequence)
@@ -35,11 +31,15 @@ final class PendingRecordTests: XCTestCase {
     XCTAssertEqual(view.anchor, entry.anchor, file: file, line: line)
     XCTAssertEqual(view.trigger, entry.request.trigger, file: file, line: line)
     XCTAssertEqual(view.hasOnlyCommonContent, entry.request.content.extrasBox == nil, file: file, line: line)
-    for (text, expected) in zip(texts, fields(entry.request)) {
-      var actual = ""
-      view.withUTF8(text) { actual = String(decoding: $0, as: UTF8.self) }
-      XCTAssertEqual(actual, expected, "\(text)", file: file, line: line)
+    func strings(_ t: PendingTexts) -> [String] {
+      [t.identifier, t.title, t.body, t.categoryIdentifier, t.threadIdentifier, t.userInfo].map {
+        String(decoding: $0, as: UTF8.self)
+      }
     }
+    var visited: [String] = []
+    view.visitTexts { visited = strings($0) }
+    XCTAssertEqual(visited, fields(entry.request), "visitTexts", file: file, line: line)
+    XCTAssertEqual(view.withTexts { strings($0) }, fields(entry.request), "withTexts", file: file, line: line)
     XCTAssertEqual(record.clone().entry, entry, "clone", file: file, line: line)
   }
 
