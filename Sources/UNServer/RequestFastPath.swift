@@ -102,8 +102,8 @@ enum RequestFastPath: Equatable {
         // Spelled without escapes (no method name needs one): its bytes are its text.
         guard method == nil, let m = r.plainString() else { return false }
         if m.is("scheduleLocal") {
-          // `ScheduleLocal.name`, without building it from the bytes.
-          method = "scheduleLocal"
+          // The constant, not a string built from the bytes.
+          method = ScheduleLocal.name
           isScheduleLocal = true
         } else {
           method = m.text
