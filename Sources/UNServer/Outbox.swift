@@ -128,11 +128,16 @@ final class Outbox {
   /// gets the answers written as they pile up, so it reads them and sends more while the
   /// rest of the burst is handled, instead of waiting for the whole burst.  Only when no
   /// callback is queued anywhere: callbacks must go out before the answers that caused
-  /// them.
-  func flushEarly(_ client: ClientConnection) {
-    guard order == nil, client.output.count >= Self.earlyFlushBytes, client.condition.isLive,
+  /// them.  `mark` starts at `earlyFlushBytes` for each read and doubles after every early
+  /// write: the first answers of a burst go out at once, the later ones in fewer, larger
+  /// writes (a pipeline of 64 `scheduleLocal` requests took ~13 writes at a fixed 1 KiB,
+  /// now 4; schedule 1x64 went from ~234k to ~255k rps in alternating runs, ping 1x64
+  /// unchanged).
+  func flushEarly(_ client: ClientConnection, mark: inout Int) {
+    guard order == nil, client.output.count >= mark, client.condition.isLive,
       !client.stream.isClosing, connections.dirty.count == 1, !client.hasCallbacks
     else { return }
+    mark &*= 2
     _ = writeOutput(client)
   }
 

@@ -72,11 +72,12 @@ extension Server {
   func received(_ bytes: UnsafeRawBufferPointer, from client: ClientConnection) {
     guard client.condition.isLive else { return }
     if client.framing == nil { client.framing = Framer.detectFraming(bytes) }
+    var earlyMark = Outbox.earlyFlushBytes
     client.framer.feed(bytes) { event in
       switch event {
       case .message(let message):
         handleMessage(message, from: client)
-        outbox.flushEarly(client)
+        outbox.flushEarly(client, mark: &earlyMark)
       case .oversized(let limit):
         let error = RPCError.limitExceeded(
           limit: "maxMessageBytes", value: limit, "message larger than maxMessageBytes (\(limit) bytes); skipped")
