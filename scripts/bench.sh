@@ -215,28 +215,47 @@ else
   row "schedule rps, $(fmt_k "$BIG") pending" "≥0.8× with none pending" "no figure" FAIL; tool_failed "no figure for the schedule-at-$BIG row"
 fi
 
-# ---- 3. --state: durable schedule throughput against in-memory, back to back -----------
+# ---- 3. --state through compare.sh: durable against in memory, back to back ----------
+# For each workload, compare.sh runs the --state daemon (and the Node peer), then again the
+# in-memory daemon (and the peer), so that the two daemon runs are seconds apart.  A small
+# wrapper gives every run a fresh state directory and execs the daemon (compare.sh reads
+# the server's CPU time from the PID it started).  The row's ratio is durable / in-memory
+# rps; each run's ratio to the peer is shown too, as a check on drift between the runs.
+STATE_ROOT=$WORK/state
+mkdir -p "$STATE_ROOT"
+printf '%s\n' '#!/bin/sh' \
+  '# a fresh --state directory (default durability) for every daemon compare.sh starts' \
+  "dir=\$(mktemp -d '$STATE_ROOT/run.XXXXXX') || exit 1" \
+  "exec '$DAEMON' --state \"\$dir\" \"\$@\"" >"$WORK/state-daemon.sh"
+chmod +x "$WORK/state-daemon.sh"
+cmp_rps() { # cmp_rps LOG TARGET WORKLOAD CONFIG: the run's rps, or nothing
+  awk -v t="$2" -v w="$3" -v c="$4" '/^== runs/ { on = 1; next } /^== / { on = 0 }
+    on && $1 == t && $2 == w && $3 == c { print $4; exit }' "$1"
+}
 for wl in schedule mixed; do
-  STATE_DIR=$(mktemp -d "${TMPDIR:-/tmp}/uncenter-state.XXXXXX")
-  say "$wl 16x64 ${SECS}s with --state $STATE_DIR (default durability), then in memory"
-  if start_daemon state --state "$STATE_DIR"; then
-    load "$wl-state" --conns 16 --depth 64 --seconds "$SECS" --workload "$wl"
-    stop_daemon
-  fi
-  du -sh "$STATE_DIR" >"$RUN/state-size-$wl.txt" 2>/dev/null
-  rm -rf "$STATE_DIR"
-  if start_daemon fresh2; then
-    load "$wl-fresh2" --conns 16 --depth 64 --seconds "$SECS" --workload "$wl"
-    stop_daemon
-  fi
-  st=$(kv "$RUN/$wl-state.out" rps) mem=$(kv "$RUN/$wl-fresh2.out" rps)
-  es=$(kv "$RUN/$wl-state.out" errors) em=$(kv "$RUN/$wl-fresh2.out" errors)
+  for mode in state memory; do
+    log=$RUN/compare-$mode-$wl.log
+    if [ "$mode" = state ]; then cmd="$WORK/state-daemon.sh --socket {socket} $DAEMON_OPTS"; else cmd=$CMP_DAEMON; fi
+    say "compare.sh: $wl 16x64 ${SECS}s, daemon $([ "$mode" = state ] && echo "with --state (default durability)" || echo "in memory") ($log)"
+    BENCH_BUILD=$TOOLS "$SHARED/compare.sh" --daemon "$cmd" --seconds "$SECS" \
+      --workloads "$wl" --configs 16x64 --mem-prefill 0 >"$log" 2>&1
+    rc=$?
+    [ $rc -ge 2 ] && tool_failed "compare.sh ($mode $wl) exit $rc (see $log)"
+    grep -q 'did not start' "$log" && tool_failed "compare.sh ($mode $wl): a server did not start (see $log)"
+  done
+  du -sh "$STATE_ROOT" >"$RUN/state-size-$wl.txt" 2>/dev/null
+  rm -rf "${STATE_ROOT:?}"/run.*
+  lst=$RUN/compare-state-$wl.log lmem=$RUN/compare-memory-$wl.log
+  st=$(cmp_rps "$lst" daemon "$wl" 16x64) mem=$(cmp_rps "$lmem" daemon "$wl" 16x64)
+  ns=$(cmp_rps "$lst" node "$wl" 16x64) nm=$(cmp_rps "$lmem" node "$wl" 16x64)
+  es=$(run_errors "$lst" "$wl" 16x64) em=$(run_errors "$lmem" "$wl" 16x64)
   r=$(ratio "$st" "$mem")
-  if [ -n "$r" ]; then
-    row "--state $wl rps 16x64" "≥0.7× in-memory" "${r}× ($(fmt_k "$st") vs $(fmt_k "$mem") rps, $((es + em)) errors)" \
+  if [ -n "$r" ] && [ -n "$es" ] && [ -n "$em" ] && [ "$es" != - ] && [ "$em" != - ]; then
+    row "--state $wl rps 16x64" "≥0.7× in-memory" \
+      "${r}× ($(fmt_k "$st") vs $(fmt_k "$mem") rps; $(ratio "$st" "$ns")× and $(ratio "$mem" "$nm")× node; $((es + em)) errors)" \
       "$(verdict "$r >= 0.7 && $((es + em)) == 0")"
   else
-    row "--state $wl rps 16x64" "≥0.7× in-memory" "no figure" FAIL; tool_failed "no figure for the --state $wl row"
+    row "--state $wl rps 16x64" "≥0.7× in-memory" "no figure" FAIL; tool_failed "no figure for the --state $wl row (see $lst, $lmem)"
   fi
 done
 
