@@ -105,15 +105,27 @@ public final class ChangeJournal {
   /// Forgets what was recorded (after a restore: the store already holds it).
   func clear() { set = ChangeSet() }
 
+  /// Nothing recorded since the last take.
+  var isEmpty: Bool { self.set.isEmpty }
+
   func take() -> ChangeSet {
-    let taken = set
-    set = ChangeSet()
-    // The next batch is likely the size of this one: room for it up front, rather than
-    // the arrays growing (and copying) from empty on every batch.
-    set.pending.reserveCapacity(taken.pending.count)
-    set.events.reserveCapacity(taken.events.count)
+    var taken = ChangeSet()
+    swap(&taken, &set)
+    // The next batch is likely about the size of the recent ones: room for it up front,
+    // as large as the arrays grew to, rather than the arrays growing (and copying) from
+    // empty on every batch (a batch of 28 `scheduleLocal` calls grew them 3 times).
+    set.pending.reserveCapacity(Self.room(taken.pending.capacity))
+    set.events.reserveCapacity(Self.room(taken.events.capacity))
+    if taken.forgottenEvents.capacity > 0 {
+      set.forgottenEvents.reserveCapacity(Self.room(taken.forgottenEvents.capacity))
+    }
     return taken
   }
+
+  /// At most `maxRoom` entries are reserved: one burst does not make every later batch
+  /// allocate for it.
+  private static func room(_ capacity: Int) -> Int { min(capacity, maxRoom) }
+  static let maxRoom = 1024
 }
 
 extension Center {
@@ -131,6 +143,9 @@ extension Center {
         changes.global()
       }
     }
+    // An iteration that changed nothing keeps the journal as it is (and the room it
+    // reserved for the next batch).
+    guard !changes.isEmpty else { return ChangeSet() }
     return changes.take()
   }
 

@@ -14,10 +14,12 @@ final class ClientConnection {
   var framer: Framer
   /// Read from the first bytes before the framer sees them (see `Framer.detectFraming`).
   var framing: Framing?
-  /// Encoded frames of this iteration, not yet handed to the socket.
+  /// Encoded frames not yet handed to the socket: with `--state`, first the output of
+  /// earlier iterations that waits for its commit (`held` says where each part ends),
+  /// then this iteration's.
   var output: [UInt8] = []
-  /// Output of earlier iterations waiting for its commit, oldest first.
-  var held: [HeldOutput] = []
+  /// Which front parts of `output` wait for which commit (see `CommitOrder`).
+  var held = HeldOutput()
   /// Set by `Connections` only.
   fileprivate(set) var condition: Condition = .reading
   /// Set when callbacks were queued this iteration: such connections are flushed before
@@ -65,14 +67,6 @@ final class ClientConnection {
       default: return false
       }
     }
-  }
-
-  /// Output of one iteration that waits until the commit numbered `batch` is durable.
-  struct HeldOutput {
-    var batch: UInt64
-    var bytes: [UInt8]
-    /// It holds callbacks: released before the answers of the same commit.
-    var callbacks: Bool
   }
 }
 

@@ -21,18 +21,14 @@ final class CommitOrder {
     return submitted
   }
 
-  /// Output that cannot go out yet is moved to `held` (true); false when the connection's
-  /// output may be written now.
+  /// Output that cannot go out yet is held where it is, at the front of `output`
+  /// (true); false when the connection's output may be written now.
   func hold(_ client: ClientConnection, callbacks: Bool) -> Bool {
     guard submitted > durable || !client.held.isEmpty else { return false }
-    guard !client.output.isEmpty else { return true }
+    let end = client.output.count
+    guard end > client.held.end else { return true }
     if client.held.isEmpty { waiting.append(client) }
-    let size = client.output.count
-    client.held.append(.init(batch: submitted, bytes: client.output, callbacks: callbacks))
-    // The next iteration's output is likely as long: its room is made once, rather than
-    // the array growing (and copying) from empty answer by answer.
-    client.output = []
-    client.output.reserveCapacity(size)
+    client.held.hold(upTo: end, batch: submitted, callbacks: callbacks)
     return true
   }
 

@@ -107,20 +107,39 @@ final class Outbox {
   }
 
   /// A commit became durable: the output that waited for it goes out, connections with
-  /// callbacks among it first.  Written straight to the socket: `output` may already
-  /// hold this iteration's later answers, which must not overtake it.
+  /// callbacks among it first.  Only the front of `output` that waited goes: the rest
+  /// (later commits' output, this iteration's answers) must not overtake it.
   func release(upTo batch: UInt64, of clients: [ClientConnection]) {
     for callbacksFirst in [true, false] {
       for client in clients {
-        let ready = client.held.prefix { $0.batch <= batch }
-        guard !ready.isEmpty, ready.contains(where: { $0.callbacks }) == callbacksFirst else { continue }
-        var bytes: [UInt8] = []
-        for segment in ready { bytes.append(contentsOf: segment.bytes) }
-        client.held.removeFirst(ready.count)
-        guard client.condition != .closed, !client.stream.isClosing else { continue }
-        guard write(bytes, to: client) else { continue }
+        let ready = client.held.ready(upTo: batch)
+        guard ready.count > 0, ready.callbacks == callbacksFirst else { continue }
+        client.held.removeFirst(ready.count, end: ready.end)
+        guard client.condition != .closed, !client.stream.isClosing else {
+          removeFront(ready.end, of: client)
+          continue
+        }
+        guard writeFront(ready.end, of: client) else { continue }
+        removeFront(ready.end, of: client)
         connections.finishIfDrained(client)
       }
+    }
+  }
+
+  /// Hands the first `count` bytes of the connection's output to the socket; false when
+  /// that dropped the connection.  Written from a copy of the array (a reference, no bytes
+  /// copied), not in place: dropping the connection empties `output` meanwhile.
+  private func writeFront(_ count: Int, of client: ClientConnection) -> Bool {
+    let output = client.output
+    return output.withUnsafeBytes { write(UnsafeRawBufferPointer(rebasing: $0[..<count]), to: client) }
+  }
+
+  /// The first `count` bytes of the connection's output were written (or are not wanted).
+  private func removeFront(_ count: Int, of client: ClientConnection) {
+    if count >= client.output.count {
+      clearOutput(client)
+    } else {
+      client.output.removeSubrange(..<count)
     }
   }
 
@@ -150,18 +169,24 @@ final class Outbox {
   /// Hands the connection's output to the socket; false when that dropped the connection.
   private func writeOutput(_ client: ClientConnection) -> Bool {
     guard !client.output.isEmpty else { return true }
-    guard write(client.output, to: client) else { return false }
+    guard writeFront(client.output.count, of: client) else { return false }
+    clearOutput(client)
+    return true
+  }
+
+  /// Empties the connection's output, keeping its room for the next answers unless it
+  /// grew large.
+  private func clearOutput(_ client: ClientConnection) {
     if client.output.capacity > 1 << 20 {
       client.output = []
     } else {
       client.output.removeAll(keepingCapacity: true)
     }
-    return true
   }
 
   /// Writes bytes within the outbound limits: over the hard limit the connection is
   /// dropped (false), over the soft limit its reading pauses.
-  private func write(_ bytes: [UInt8], to client: ClientConnection) -> Bool {
+  private func write(_ bytes: UnsafeRawBufferPointer, to client: ClientConnection) -> Bool {
     let waiting = client.stream.queuedWriteBytes + bytes.count
     if waiting > configuration.outboundHardLimit {
       log.warn(

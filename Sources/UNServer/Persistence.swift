@@ -95,16 +95,16 @@ final class Persistence {
     let changes = center.takeChanges()
     guard !changes.isEmpty else { return nil }
     var out: [StoreChange] = []
-    for app in changes.resets.sorted() { out.append(.deleteApp(app)) }
-    for app in changes.apps.sorted() {
+    for app in sorted(changes.resets) { out.append(.deleteApp(app)) }
+    for app in sorted(changes.apps) {
       guard let state = center.apps[app] else { continue }
       out.append(put(Table.app, app, "", StateCodec.app(state)))
     }
-    for app in changes.strings.sorted() {
+    for app in sorted(changes.strings) {
       guard let state = center.apps[app] else { continue }
       out.append(put(Table.strings, app, "", StateCodec.strings(state.localizedStrings)))
     }
-    for app in changes.categories.sorted() {
+    for app in sorted(changes.categories) {
       guard let state = center.apps[app] else { continue }
       var row: [UInt8] = []
       CategoryShape.encode(state.categories, &row)
@@ -119,7 +119,7 @@ final class Persistence {
         out.append(.delete(table: Table.delivered, app: key.app, key: key.identifier))
       }
     }
-    for app in changes.queued.sorted() {
+    for app in sorted(changes.queued) {
       if let q = center.apps[app]?.queuedResponses, !q.isEmpty {
         out.append(put(Table.queued, app, "", StateCodec.queued(q)))
       } else {
@@ -133,6 +133,9 @@ final class Persistence {
     return ChangedRows(
       keyed: out, pending: changes.pending, events: changes.events, forgottenEvents: changes.forgottenEvents)
   }
+
+  /// Sorted, without a sort's setup for the set that is nearly always empty.
+  private static func sorted(_ set: Set<String>) -> [String] { set.isEmpty ? [] : set.sorted() }
 
   private static func put(_ table: String, _ app: String, _ key: String, _ value: JSONValue) -> StoreChange {
     .put(StoredRow(table: table, app: app, key: key, value: value.encoded()))
