@@ -224,6 +224,19 @@ public struct JSONPullReader {
     return Double(String(decoding: UnsafeBufferPointer(start: reader.base + start, count: length), as: UTF8.self))
   }
 
+  /// The value at the cursor as its bytes in the message when it is already written
+  /// compactly (what `compactValue` would copy); nil with the cursor where it was
+  /// otherwise.
+  public mutating func compactValueInPlace(maxDepth: Int) -> UnsafeBufferPointer<UInt8>? {
+    guard peek() != nil else { return nil }
+    let start = reader.index
+    guard scanCompact(maxDepth: maxDepth) else {
+      reader.index = start
+      return nil
+    }
+    return UnsafeBufferPointer(start: reader.base + start, count: reader.index - start)
+  }
+
   /// The value at the cursor as compact JSON bytes, exactly as `JSONValue.encoded()`
   /// writes the parsed value: copied as is when it is already compact (no whitespace, no
   /// escapes), re-encoded otherwise.  `maxDepth` bounds its nesting as the parser would.

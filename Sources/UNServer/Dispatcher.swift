@@ -56,7 +56,7 @@ final class Dispatcher {
   }
 
   /// A `scheduleLocal` the fast path decoded: run as `ScheduleLocal.handle` would.
-  func handle(_ fast: ScheduleLocalFastPath, from client: ClientState) -> Answer? {
+  func handle(_ fast: ScheduleLocalCall, from client: ClientState) -> Answer? {
     metrics.requests += 1
     let call = Call(params: nil, client: client, dispatcher: self)
     let result: ScheduleResult

@@ -11,7 +11,7 @@ import JSONRPC
 /// checks this).  Anything else, including every malformed or invalid input and every
 /// batch, is `.declined` and takes the general path, which reports errors precisely.
 enum RequestFastPath: Equatable {
-  case scheduleLocal(ScheduleLocalFastPath)
+  case scheduleLocal(ScheduleLocalCall)
   case request(Request)
   /// Not in the shape this path reads: the general path decodes the bytes.  A case of
   /// its own rather than an optional: the server destroyed an `Optional` of this enum
@@ -62,7 +62,7 @@ enum RequestFastPath: Equatable {
   ) -> RequestFastPath {
     // An optional for `take()`, which moves it into the result: from a plain variable
     // the compiler copied it and destroyed the original (about 1,000 instructions).
-    var fast: ScheduleLocalFastPath? = .empty
+    var fast: ScheduleLocalCall? = .empty
     guard fast!.readParams(&r, maxDepth: maxDepth), envelope.readRest(&r, &first) else { return .declined }
     fast!.id = envelope.id.take()
     return .scheduleLocal(fast.take()!)

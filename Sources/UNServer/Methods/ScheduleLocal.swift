@@ -28,9 +28,13 @@ enum ScheduleLocal: Method {
     return NotificationRequest(identifier: identifier, content: content, trigger: trigger)
   }
 
-  /// Schedules a decoded request for an app the caller may use.  Shared by `handle` and
-  /// the fast path (`ScheduleLocalFastPath`).
+  /// Schedules a decoded request for an app the caller may use (`handle`).
   static func run(_ call: Call, app: String, _ request: NotificationRequest) throws(RPCError) -> ScheduleResult {
+    try call.model { () throws(UNError) in try call.center.schedule(app: app, request) }
+  }
+
+  /// The same for the fast path's request, whose texts are borrowed from the message.
+  static func run(_ call: Call, app: String, _ request: BorrowedRequest) throws(RPCError) -> ScheduleResult {
     try call.model { () throws(UNError) in try call.center.schedule(app: app, request) }
   }
 
