@@ -15,9 +15,9 @@ public struct BorrowedRequest {
   public var trigger: Trigger?
   /// Bit k (1 = title ... 5 = userInfo, the record's field numbers) set: text k is
   /// `texts[k]`, not `content`'s.
-  private var borrowed: UInt8 = 0
-  private var texts = (Self.none, Self.none, Self.none, Self.none, Self.none)
-  private static var none: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: nil, count: 0) }
+  @usableFromInline var borrowed: UInt8 = 0
+  @usableFromInline var texts = (Self.none, Self.none, Self.none, Self.none, Self.none)
+  static var none: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: nil, count: 0) }
 
   /// The field numbers of the texts that can be borrowed.
   public enum Text: Int {
@@ -37,6 +37,8 @@ public struct BorrowedRequest {
 
   /// Uses `bytes`, which must be valid UTF-8 (for `userInfo`, the compact JSON text
   /// `JSONText` would hold), as the text `field`.
+  /// Inlined into the reader: a call per text cost more than its two stores.
+  @inlinable
   public mutating func borrow(_ field: Text, _ bytes: UnsafeBufferPointer<UInt8>) {
     borrowed |= 1 << UInt8(field.rawValue)
     switch field {
