@@ -11,6 +11,7 @@ import JSONRPC
 /// checks this).  Anything else, including every malformed or invalid input and every
 /// batch, is `.declined` and takes the general path, which reports errors precisely.
 enum RequestFastPath: Equatable {
+  /// Borrows texts from the decoded bytes: run it while they are at hand.
   case scheduleLocal(ScheduleLocalCall)
   case request(Request)
   /// Not in the shape this path reads: the general path decodes the bytes.  A case of
