@@ -50,6 +50,14 @@ public struct BorrowedRequest {
     }
   }
 
+  /// Back to a request with no trigger, no borrowed text and an empty content, for
+  /// reading the next one into (the identifier is left: every request sets one).
+  public mutating func reset() {
+    borrowed = 0
+    trigger = nil
+    content = Content()
+  }
+
   /// The request with every text a value of its own.
   public var request: NotificationRequest {
     var content = content

@@ -54,6 +54,13 @@ struct ScheduleLocalCall: Equatable {
   nonisolated(unsafe) static let empty = ScheduleLocalCall(
     id: nil, app: nil, request: BorrowedRequest(identifier: "", content: Content(), trigger: nil))
 
+  /// Back to `empty` but for the id and identifier, which `RequestFastPath.read` always
+  /// sets: the app, trigger and content are optional in the params.
+  mutating func reset() {
+    app = nil
+    request.reset()
+  }
+
   /// The request with every text a value of its own.
   var decoded: ScheduleLocalFastPath { ScheduleLocalFastPath(id: id, app: app, request: request.request) }
 
