@@ -103,7 +103,7 @@ extension Server {
     case .scheduleLocal:
       let answer = dispatcher.handle(call, from: client.state)
       router.route()
-      if let answer { outbox.queueAnswer(answer, to: client) }
+      if call.id != nil { outbox.queueAnswer(answer, to: client) }
       return
     case .request(let request):
       handleSingle(.request(request), from: client)
