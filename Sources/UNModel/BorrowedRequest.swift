@@ -5,14 +5,26 @@
 /// of a `scheduleLocal`.  It builds a `NotificationRequest` only when it needs one (a
 /// request without a trigger, delivered at once).
 ///
-/// The borrowed bytes must stay valid and unchanged while this value is used: it is made
-/// and consumed while the message is at hand, and never stored.
+/// The borrowed bytes must stay valid and unchanged while this value is used: it is
+/// filled and scheduled while the message is at hand.  A value kept longer (the server
+/// resets one and reads each message of a read into it) never reads them again.
 public struct BorrowedRequest {
   public var identifier: String
   /// The texts not borrowed (bit k of `borrowed` clear), the uncommon fields (its
   /// extras) and nothing else: a borrowed text's own field here is left as it was.
-  public var content: Content
+  /// Every change goes through `_modify`, which notes it for `reset`.
+  public var content: Content {
+    _read { yield storedContent }
+    _modify {
+      contentChanged = true
+      yield &storedContent
+    }
+  }
   public var trigger: Trigger?
+  private var storedContent: Content
+  /// The content may differ from `Content()`: `reset` makes a new one only then (a
+  /// typical request borrows all its texts and changes nothing here).
+  private var contentChanged = true
   /// Bit k (1 = title ... 5 = userInfo, the record's field numbers) set: text k is
   /// `texts[k]`, not `content`'s.
   @usableFromInline var borrowed: UInt8 = 0
@@ -31,7 +43,7 @@ public struct BorrowedRequest {
 
   public init(identifier: String, content: Content, trigger: Trigger?) {
     self.identifier = identifier
-    self.content = content
+    self.storedContent = content
     self.trigger = trigger
   }
 
@@ -55,7 +67,10 @@ public struct BorrowedRequest {
   public mutating func reset() {
     borrowed = 0
     trigger = nil
-    content = Content()
+    if contentChanged {
+      storedContent = Content()
+      contentChanged = false
+    }
   }
 
   /// The request with every text a value of its own.
