@@ -56,8 +56,19 @@ enum RequestFastPath: Equatable {
     var envelope = Envelope()
     var sawParams = false
     var params: JSONValue?
+    // Members read so far: the next is guessed in the order clients usually send them.
+    var count = 0
     members: while true {
-      switch r.nextMember(&first) {
+      let member: JSONPullReader.Member
+      switch count {
+      case 0: member = r.nextMember(&first, likely: "jsonrpc")
+      case 1: member = r.nextMember(&first, likely: "id")
+      case 2: member = r.nextMember(&first, likely: "method")
+      case 3: member = r.nextMember(&first, likely: "params")
+      default: member = r.nextMember(&first)
+      }
+      count += 1
+      switch member {
       case .other: return .declined
       case .end: break members
       case .name(let name):

@@ -20,9 +20,20 @@ extension ScheduleLocalFastPath {
     let category: UInt64 = 1 << 34
     let thread: UInt64 = 1 << 35
     let userInfo: UInt64 = 1 << 36
+    // The field read last: the next is guessed in the order clients usually send them.
+    var last: UInt64 = 0
     while true {
       let name: JSONPullReader.Name
-      switch r.nextMember(&first) {
+      let member: JSONPullReader.Member
+      switch last {
+      case 0: member = r.nextMember(&first, likely: "title")
+      case title: member = r.nextMember(&first, likely: "body")
+      case body: member = r.nextMember(&first, likely: "categoryIdentifier")
+      case category: member = r.nextMember(&first, likely: "threadIdentifier")
+      case thread: member = r.nextMember(&first, likely: "userInfo")
+      default: member = r.nextMember(&first)
+      }
+      switch member {
       case .other: return false
       case .end: return true
       case .name(let n): name = n
@@ -44,6 +55,7 @@ extension ScheduleLocalFastPath {
       }
       guard seen & bit == 0 else { return false }
       seen |= bit
+      last = bit
       if r.null() { continue }
       // The four texts are borrowed from the message unless they have escapes.
       switch bit {

@@ -73,8 +73,18 @@ struct ScheduleLocalCall: Equatable {
     guard r.beginObject() else { return false }
     var first = true
     var seen: UInt8 = 0
+    // The member read last: the next is guessed in the usual order.
+    var last: UInt8 = 0
     while true {
-      switch r.nextMember(&first) {
+      let member: JSONPullReader.Member
+      switch last {
+      case 0: member = r.nextMember(&first, likely: "app")
+      case 1: member = r.nextMember(&first, likely: "identifier")
+      case 2: member = r.nextMember(&first, likely: "content")
+      case 4: member = r.nextMember(&first, likely: "trigger")
+      default: member = r.nextMember(&first)
+      }
+      switch member {
       case .other:
         return false
       case .end:
@@ -95,6 +105,7 @@ struct ScheduleLocalCall: Equatable {
         }
         guard seen & bit == 0 else { return false }
         seen |= bit
+        last = bit
         switch bit {
         case 1:
           if !r.null() {
