@@ -95,6 +95,19 @@ extension JSONPullReader {
     return Name(start: reader.base + start, count: reader.index - 1 - start)
   }
 
+  /// A string value with no escapes as its bytes in the message (valid UTF-8: exactly
+  /// what `string()` would decode), for a caller that copies them on without a `String`;
+  /// nil with the cursor where it was for anything else, escaped strings included.
+  @inlinable
+  public mutating func unescapedString() -> UnsafeBufferPointer<UInt8>? {
+    let start = reader.index
+    guard let name = plainString() else {
+      reader.index = start
+      return nil
+    }
+    return UnsafeBufferPointer(start: name.start, count: name.count)
+  }
+
   /// A number's exact text, as the tree keeps it (a number is ASCII).
   public mutating func numberText() -> String? {
     guard let b = peek(), b == UInt8(ascii: "-") || b &- UInt8(ascii: "0") < 10 else { return nil }

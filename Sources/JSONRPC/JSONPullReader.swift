@@ -139,6 +139,34 @@ public struct JSONPullReader {
     return .name(name)
   }
 
+  /// `nextMember` for a caller that knows which member usually comes next: when the
+  /// bytes at the cursor are exactly `"likely":` (`,"likely":` after the first member),
+  /// as compact JSON in the usual order has them, they are compared as words instead
+  /// of scanned, with the same result and cursor.  Anything else is `nextMember`'s.
+  /// `likely` must be plain ASCII with no quote, backslash or control byte (a name the
+  /// caller knows, such as `identifier`).
+  @inlinable
+  public mutating func nextMember(_ first: inout Bool, likely: StaticString) -> Member {
+    let n = likely.utf8CodeUnitCount
+    let at = reader.index
+    let lead = first ? 1 : 2
+    if at + lead + n + 2 <= reader.count {
+      let p = reader.base + at
+      let quote = UInt8(ascii: "\"")
+      if p[lead - 1] == quote, first || p[0] == UInt8(ascii: ","), p[lead + n] == quote,
+        p[lead + n + 1] == UInt8(ascii: ":")
+      {
+        let name = Name(start: p + lead, count: n)
+        if name.is(likely) {
+          first = false
+          reader.index = at + lead + n + 2
+          return .name(name)
+        }
+      }
+    }
+    return nextMember(&first)
+  }
+
   /// Only whitespace remains.
   @inlinable
   public mutating func atEnd() -> Bool { peek() == nil }
@@ -222,6 +250,19 @@ public struct JSONPullReader {
       if plain { return Double(value) }
     }
     return Double(String(decoding: UnsafeBufferPointer(start: reader.base + start, count: length), as: UTF8.self))
+  }
+
+  /// The value at the cursor as its bytes in the message when it is already written
+  /// compactly (what `compactValue` would copy); nil with the cursor where it was
+  /// otherwise.
+  public mutating func compactValueInPlace(maxDepth: Int) -> UnsafeBufferPointer<UInt8>? {
+    guard peek() != nil else { return nil }
+    let start = reader.index
+    guard scanCompact(maxDepth: maxDepth) else {
+      reader.index = start
+      return nil
+    }
+    return UnsafeBufferPointer(start: reader.base + start, count: reader.index - start)
   }
 
   /// The value at the cursor as compact JSON bytes, exactly as `JSONValue.encoded()`

@@ -87,8 +87,8 @@ extension AppState {
   /// Inserts or replaces a request, whose identifier `lookup` looked up in `pending`
   /// (unchanged since); returns the addition sequence of the one it replaced.
   @discardableResult
-  func upsertPending(
-    _ request: NotificationRequest, anchor: Instant, nextDate: Instant, addedSequence: UInt64,
+  func upsertPending<R: ScheduledRequest>(
+    _ request: R, anchor: Instant, nextDate: Instant, addedSequence: UInt64,
     lookup: PendingSchedule.Lookup
   ) -> UInt64? {
     let (replaced, record) = pending.upsert(

@@ -26,6 +26,16 @@ extension Center {
     return warnings
   }
 
+  /// The same for a category identifier's UTF-8 (valid): its string is built only when
+  /// it is not the app's last one.
+  @inline(__always)
+  func categoryWarnings(_ identifier: UnsafeBufferPointer<UInt8>, app: AppState?) -> [String] {
+    if let app, let cached = app.categoryWarningIdentifier, sameUTF8(cached, identifier) {
+      return app.categoryWarnings
+    }
+    return categoryWarnings(String(decoding: identifier, as: UTF8.self), app: app)
+  }
+
   /// The warning for a category that is not registered, with a near-miss suggestion:
   /// a registered identifier equal but for case, else within edit distance 2.
   func unknownCategoryWarning(_ identifier: String, registered: [Category]) -> String? {

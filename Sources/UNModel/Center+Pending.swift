@@ -26,6 +26,18 @@ extension Center {
   /// Rule 2: schedules or replaces a request.  Unknown categories and unauthorized apps
   /// are accepted as iOS accepts them, with warnings; a `nil` trigger delivers at once.
   public func schedule(app appId: String, _ request: NotificationRequest) throws(UNError) -> ScheduleResult {
+    try scheduleRequest(app: appId, request)
+  }
+
+  /// The same for a request whose texts may be borrowed bytes: they are copied into the
+  /// pending record as they are, never built into strings.
+  public func schedule(app appId: String, _ request: BorrowedRequest) throws(UNError) -> ScheduleResult {
+    try scheduleRequest(app: appId, request)
+  }
+
+  private func scheduleRequest<R: ScheduledRequest>(
+    app appId: String, _ request: R
+  ) throws(UNError) -> ScheduleResult {
     guard !request.identifier.isEmpty else {
       throw .invalidParams(field: "identifier", problem: "must be a non-empty string")
     }
@@ -42,7 +54,7 @@ extension Center {
     let pendingCount = existing?.pending.count ?? 0
     var result = ScheduleResult(
       identifier: request.identifier, scheduled: false, replaced: false, nextTriggerDate: nil,
-      warnings: categoryWarnings(request.content.categoryIdentifier, app: existing))
+      warnings: request.withText(3) { categoryWarnings($0, app: existing) })
     if authorization == .denied || authorization == .notDetermined {
       result.warnings.append(
         "not scheduled: the app's authorization is '\(authorization.rawValue)'")
@@ -56,7 +68,7 @@ extension Center {
       result.scheduled = true
       result.replaced = isReplacement
       if isReplacement { emit(.replaced, app: appId, identifier: request.identifier) }
-      deliver(app: appId, request, date: now, late: false)
+      deliver(app: appId, request.request, date: now, late: false)
       return result
     }
     if case .push? = request.trigger {

@@ -223,3 +223,10 @@ func sameUTF8(_ a: String, _ b: String) -> Bool {
     }
   }
 }
+
+/// Whether a string's UTF-8 is `bytes`.
+func sameUTF8(_ a: String, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+  withUTF8Bytes(a) { x in
+    x.count == bytes.count && (x.isEmpty || memcmp(x.baseAddress!, bytes.baseAddress!, x.count) == 0)
+  }
+}

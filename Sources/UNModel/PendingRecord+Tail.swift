@@ -42,16 +42,17 @@ struct PendingRecordLayout {
 
   /// Borrowing: an initializer takes its arguments owned, and the request was copied
   /// (every string retained and released) to be measured.
-  init(_ r: borrowing NotificationRequest) {
-    let id = r.identifier.utf8.count
-    let title = id + r.content.title.utf8.count
-    let body = title + r.content.body.utf8.count
-    let category = body + r.content.categoryIdentifier.utf8.count
-    let thread = category + r.content.threadIdentifier.utf8.count
-    let userInfo = thread + r.content.userInfo.bytes.count
+  @inline(__always)
+  init<R: ScheduledRequest>(_ r: borrowing R) {
+    let id = r.withText(0) { $0.count }
+    let title = id + r.withText(1) { $0.count }
+    let body = title + r.withText(2) { $0.count }
+    let category = body + r.withText(3) { $0.count }
+    let thread = category + r.withText(4) { $0.count }
+    let userInfo = thread + r.withText(5) { $0.count }
     ends = (id, title, body, category, thread, userInfo)
     width = userInfo <= Int(UInt8.max) ? 1 : userInfo <= Int(UInt16.max) ? 2 : 4
-    identifierIsASCII = withUTF8Bytes(r.identifier) { Self.isASCII($0) }
+    identifierIsASCII = r.withText(0) { Self.isASCII($0) }
   }
 
   /// No byte has its high bit set; eight bytes are tested at a time.
@@ -73,8 +74,8 @@ struct PendingRecordLayout {
 
   var tailCount: Int { PendingRecord.fieldCount * width + ends.5 }
 
-  func header(
-    _ r: NotificationRequest, anchor: Instant, nextDate: Instant, addedSequence: UInt64, heapIndex: Int
+  func header<R: ScheduledRequest>(
+    _ r: R, anchor: Instant, nextDate: Instant, addedSequence: UInt64, heapIndex: Int
   ) -> PendingRecordHeader {
     var seconds = 0.0
     let kind: PendingRecordFlags.TriggerKind
@@ -99,7 +100,7 @@ struct PendingRecordLayout {
       flags: PendingRecordFlags(trigger: kind, identifierIsASCII: identifierIsASCII, endWidth: width))
   }
 
-  func write(_ r: NotificationRequest, to base: UnsafeMutablePointer<UInt8>) {
+  func write<R: ScheduledRequest>(_ r: R, to base: UnsafeMutablePointer<UInt8>) {
     let raw = UnsafeMutableRawPointer(base)
     func store(_ k: Int, _ end: Int) {
       switch width {
@@ -121,12 +122,12 @@ struct PendingRecordLayout {
       Self.copy(from, bytes.count, to: at)
       at += bytes.count
     }
-    withUTF8Bytes(r.identifier, put)
-    withUTF8Bytes(r.content.title, put)
-    withUTF8Bytes(r.content.body, put)
-    withUTF8Bytes(r.content.categoryIdentifier, put)
-    withUTF8Bytes(r.content.threadIdentifier, put)
-    r.content.userInfo.bytes.withUnsafeBufferPointer(put)
+    r.withText(0, put)
+    r.withText(1, put)
+    r.withText(2, put)
+    r.withText(3, put)
+    r.withText(4, put)
+    r.withText(5, put)
   }
 
   /// Copies `n` bytes: up to sixteen (most fields) with two overlapping moves in place,

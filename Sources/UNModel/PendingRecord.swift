@@ -79,9 +79,9 @@ final class PendingRecord: ManagedBuffer<PendingRecordHeader, UInt8> {
 
   /// A new record holding `request` with its dates (its heap position is set when it
   /// joins a heap).
-  static func make(_ request: NotificationRequest, anchor: Instant, nextDate: Instant, addedSequence: UInt64)
-    -> PendingRecord
-  {
+  static func make<R: ScheduledRequest>(
+    _ request: R, anchor: Instant, nextDate: Instant, addedSequence: UInt64
+  ) -> PendingRecord {
     let layout = PendingRecordLayout(request)
     // The header is made before, not inside, `create`'s closure: capturing the request
     // there copied it (every string and array retained and released again).
@@ -94,7 +94,9 @@ final class PendingRecord: ManagedBuffer<PendingRecordHeader, UInt8> {
 
   /// Stores `request` (same identifier bytes) and its dates in this record when its
   /// bytes fit the allocation; false when a larger record is needed.
-  func overwrite(_ request: NotificationRequest, anchor: Instant, nextDate: Instant, addedSequence: UInt64) -> Bool {
+  func overwrite<R: ScheduledRequest>(
+    _ request: R, anchor: Instant, nextDate: Instant, addedSequence: UInt64
+  ) -> Bool {
     let layout = PendingRecordLayout(request)
     guard layout.tailCount <= capacity else { return false }
     header = layout.header(

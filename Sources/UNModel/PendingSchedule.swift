@@ -81,19 +81,19 @@ public struct PendingSchedule: Sendable {
   /// returns the addition sequence of the request it replaced, if any, and the record
   /// that now holds the request.
   @discardableResult
-  mutating func upsert(
-    _ request: NotificationRequest, anchor: Instant, nextDate: Instant, addedSequence: UInt64, hash: Int
+  mutating func upsert<R: ScheduledRequest>(
+    _ request: R, anchor: Instant, nextDate: Instant, addedSequence: UInt64, hash: Int
   ) -> (replaced: UInt64?, record: PendingRecord) {
     makeUnique()
-    let found = withUTF8Bytes(request.identifier) { [storage] in storage.index.find($0, hash: hash) }
+    let found = request.withText(0) { [storage] in storage.index.find($0, hash: hash) }
     return place(request, anchor: anchor, nextDate: nextDate, addedSequence: addedSequence, hash: hash, found: found)
   }
 
   /// The same, for a request whose identifier `lookup` (from `lookup(_:hash:)`) looked
   /// up in this schedule, unchanged since.
   @discardableResult
-  mutating func upsert(
-    _ request: NotificationRequest, anchor: Instant, nextDate: Instant, addedSequence: UInt64, lookup: Lookup
+  mutating func upsert<R: ScheduledRequest>(
+    _ request: R, anchor: Instant, nextDate: Instant, addedSequence: UInt64, lookup: Lookup
   ) -> (replaced: UInt64?, record: PendingRecord) {
     // A shared storage is copied, and its records with it: the one found is not in the
     // copy.
@@ -107,8 +107,8 @@ public struct PendingSchedule: Sendable {
   }
 
   /// Stores a request in the record `found` for its identifier, or a new one when nil.
-  private func place(
-    _ request: NotificationRequest, anchor: Instant, nextDate: Instant, addedSequence: UInt64, hash: Int,
+  private func place<R: ScheduledRequest>(
+    _ request: R, anchor: Instant, nextDate: Instant, addedSequence: UInt64, hash: Int,
     found: PendingRecord?
   ) -> (replaced: UInt64?, record: PendingRecord) {
     let s = storage
@@ -125,7 +125,7 @@ public struct PendingSchedule: Sendable {
       return (replaced, record)
     }
     let bigger = PendingRecord.make(request, anchor: anchor, nextDate: nextDate, addedSequence: addedSequence)
-    withUTF8Bytes(request.identifier) { s.index.replace($0, hash: hash, with: bigger) }
+    request.withText(0) { s.index.replace($0, hash: hash, with: bigger) }
     s.heap.put(bigger, at: i)
     return (replaced, bigger)
   }

@@ -55,17 +55,20 @@ final class Dispatcher {
     }
   }
 
-  /// A `scheduleLocal` the fast path decoded: run as `ScheduleLocal.handle` would.
-  func handle(_ fast: ScheduleLocalFastPath, from client: ClientState) -> Answer? {
+  /// A `scheduleLocal` the fast path decoded: run as `ScheduleLocal.handle` would.  The
+  /// answer is for the caller to send only when the call has an id (a notification gets
+  /// none): not an optional, which the server destroyed through the generic value
+  /// witnesses (about 160 instructions a request).
+  func handle(_ fast: ScheduleLocalCall, from client: ClientState) -> Answer {
     metrics.requests += 1
     let call = Call(params: nil, client: client, dispatcher: self)
     let result: ScheduleResult
     do {
       result = try ScheduleLocal.run(call, app: try call.app(named: fast.app), fast.request)
     } catch {
-      return fast.id.map { .error($0, error) }
+      return .error(fast.id ?? .null, error)
     }
-    return fast.id.map { .scheduled($0, result) }
+    return .scheduled(fast.id ?? .null, result)
   }
 
   private func run(_ request: Request, from client: ClientState) throws(RPCError) -> Reply {

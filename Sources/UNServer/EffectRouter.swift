@@ -32,8 +32,9 @@ final class EffectRouter {
     // Only the effects queued so far: routing may queue new ones, which the next call
     // takes.  Each is moved out of the queue and taken apart, not copied.
     var remaining = center.effects.count
-    while remaining > 0, let effect = center.effects.popFirst() {
+    while remaining > 0 {
       remaining -= 1
+      let effect = center.effects.removeFirst()
       desktop?.consume(effect)
       switch consume effect {
       case .callback(let session, let callback):

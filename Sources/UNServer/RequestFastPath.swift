@@ -11,7 +11,8 @@ import JSONRPC
 /// checks this).  Anything else, including every malformed or invalid input and every
 /// batch, is `.declined` and takes the general path, which reports errors precisely.
 enum RequestFastPath: Equatable {
-  case scheduleLocal(ScheduleLocalFastPath)
+  /// Borrows texts from the decoded bytes: run it while they are at hand.
+  case scheduleLocal(ScheduleLocalCall)
   case request(Request)
   /// Not in the shape this path reads: the general path decodes the bytes.  A case of
   /// its own rather than an optional: the server destroyed an `Optional` of this enum
@@ -21,6 +22,31 @@ enum RequestFastPath: Equatable {
   /// Decodes `bytes`, or `.declined` when the general path must handle them.  `maxDepth` is the
   /// parser's nesting limit (the envelope is the first container).
   static func decode(_ bytes: UnsafeRawBufferPointer, maxDepth: Int) -> RequestFastPath {
+    var call = ScheduleLocalCall.empty
+    switch read(bytes, maxDepth: maxDepth, scheduleLocal: &call) {
+    case .scheduleLocal: return .scheduleLocal(call)
+    case .request(let request): return .request(request)
+    case .declined: return .declined
+    }
+  }
+
+  /// What `read` found.
+  enum Read {
+    /// A `scheduleLocal`, read into the call passed in.
+    case scheduleLocal
+    case request(Request)
+    case declined
+  }
+
+  /// `decode` for the server: a `scheduleLocal` is read into `call`, a value the server
+  /// keeps for the messages of a read and passes in each time, instead of a new one
+  /// moved out inside the result.  Copying a new call from a constant, moving it into
+  /// the result and out again, and destroying the result through the enum's value
+  /// witnesses cost several hundred instructions a request; here only the fields are
+  /// assigned.  `call` is left in any state when the message is not a `scheduleLocal`.
+  static func read(
+    _ bytes: UnsafeRawBufferPointer, maxDepth: Int, scheduleLocal call: inout ScheduleLocalCall
+  ) -> Read {
     // scheduleLocal's content sits three containers deep; smaller limits are left to the
     // parser's own checks.
     guard maxDepth >= 4 else { return .declined }
@@ -30,15 +56,32 @@ enum RequestFastPath: Equatable {
     var envelope = Envelope()
     var sawParams = false
     var params: JSONValue?
+    // Members read so far: the next is guessed in the order clients usually send them.
+    var count = 0
     members: while true {
-      switch r.nextMember(&first) {
+      let member: JSONPullReader.Member
+      switch count {
+      case 0: member = r.nextMember(&first, likely: "jsonrpc")
+      case 1: member = r.nextMember(&first, likely: "id")
+      case 2: member = r.nextMember(&first, likely: "method")
+      case 3: member = r.nextMember(&first, likely: "params")
+      default: member = r.nextMember(&first)
+      }
+      count += 1
+      switch member {
       case .other: return .declined
       case .end: break members
       case .name(let name):
         if name.is("params") {
           guard !sawParams else { return .declined }
           sawParams = true
-          if envelope.isScheduleLocal { return scheduleLocal(&r, &first, &envelope, maxDepth: maxDepth) }
+          if envelope.isScheduleLocal {
+            // The rest is the params, read into `call`, and then only `jsonrpc` or `id`.
+            call.reset()
+            guard call.readParams(&r, maxDepth: maxDepth), envelope.readRest(&r, &first) else { return .declined }
+            call.id = envelope.id.take()
+            return .scheduleLocal
+          }
           // An object or an array, as `RPCDecoder` requires; one level below the envelope.
           guard let b = r.peek(), b == UInt8(ascii: "{") || b == UInt8(ascii: "["),
             let value = r.value(maxDepth: maxDepth - 1)
@@ -51,21 +94,6 @@ enum RequestFastPath: Equatable {
     }
     guard envelope.sawVersion, r.atEnd(), let method = envelope.method else { return .declined }
     return .request(Request(id: envelope.id, method: method, params: params))
-  }
-
-  /// The rest of a `scheduleLocal` from its params on: they are decoded in place into
-  /// the value returned, and only `jsonrpc` or `id` may follow them.  (Returning the
-  /// params as an optional and copying them into the result cost about 1,500
-  /// instructions a request in copies and destroys.)
-  private static func scheduleLocal(
-    _ r: inout JSONPullReader, _ first: inout Bool, _ envelope: inout Envelope, maxDepth: Int
-  ) -> RequestFastPath {
-    // An optional for `take()`, which moves it into the result: from a plain variable
-    // the compiler copied it and destroyed the original (about 1,000 instructions).
-    var fast: ScheduleLocalFastPath? = .empty
-    guard fast!.readParams(&r, maxDepth: maxDepth), envelope.readRest(&r, &first) else { return .declined }
-    fast!.id = envelope.id.take()
-    return .scheduleLocal(fast.take()!)
   }
 
   /// The envelope's members other than `params`, as read so far.

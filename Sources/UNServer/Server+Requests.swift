@@ -46,8 +46,9 @@ extension Server {
   /// The client closed its side: a last unterminated line is still a request to answer.
   func endOfStream(from client: ClientConnection) {
     guard client.condition.isLive else { return }
+    var call = ScheduleLocalCall.empty
     client.framer.finish { event in
-      if case .message(let message) = event { handleMessage(message, from: client) }
+      if case .message(let message) = event { handleMessage(message, from: client, &call) }
     }
   }
 
@@ -73,10 +74,12 @@ extension Server {
     guard client.condition.isLive else { return }
     if client.framing == nil { client.framing = Framer.detectFraming(bytes) }
     var earlyMark = Outbox.earlyFlushBytes
+    // The fast path's scheduleLocal, read into for each message of this read.
+    var call = ScheduleLocalCall.empty
     client.framer.feed(bytes) { event in
       switch event {
       case .message(let message):
-        handleMessage(message, from: client)
+        handleMessage(message, from: client, &call)
         outbox.flushEarly(client, mark: &earlyMark)
       case .oversized(let limit):
         let error = RPCError.limitExceeded(
@@ -92,12 +95,15 @@ extension Server {
     if let commits, commits.submitIfLarge() { outbox.flushAll() }
   }
 
-  private func handleMessage(_ message: UnsafeRawBufferPointer, from client: ClientConnection) {
-    switch RequestFastPath.decode(message, maxDepth: configuration.maxNestingDepth) {
-    case .scheduleLocal(let fast):
-      let answer = dispatcher.handle(fast, from: client.state)
+  /// `call` is where the fast path reads a `scheduleLocal` (`RequestFastPath.read`).
+  private func handleMessage(
+    _ message: UnsafeRawBufferPointer, from client: ClientConnection, _ call: inout ScheduleLocalCall
+  ) {
+    switch RequestFastPath.read(message, maxDepth: configuration.maxNestingDepth, scheduleLocal: &call) {
+    case .scheduleLocal:
+      let answer = dispatcher.handle(call, from: client.state)
       router.route()
-      if let answer { outbox.queueAnswer(answer, to: client) }
+      if call.id != nil { outbox.queueAnswer(answer, to: client) }
       return
     case .request(let request):
       handleSingle(.request(request), from: client)

@@ -99,6 +99,56 @@ final class JSONPullReaderTests: XCTestCase {
     }
   }
 
+  func testALikelyMemberIsReadAsAnyOther() {
+    // Each object's members read twice, once guessing every name as `id` or `method`:
+    // the same names, ends and cursor positions either way.
+    let objects = [
+      #"{"id":1,"method":2}"#, #"{"method":1,"id":2}"#, #"{ "id" : 1 , "method" : 2 }"#, #"{"idx":1,"metho":2}"#,
+      #"{"id":1,"method" :2}"#, #"{"id"}"#, #"{"id":"#, #"{"id""#, #"{"id"#, #"{"#, #"{}"#, #"{"id":1,}"#,
+      #"{"id":1"method":2}"#, #"{"id":1,"method"}"#, #"{"é":1}"#, #"{"id"":1}"#,
+    ]
+    for text in objects {
+      for guess in [0, 1, 2] {
+        let bytes = Array(text.utf8)
+        let (plain, guessed) = bytes.withUnsafeBytes { raw in
+          (Self.members(raw, guess: nil), Self.members(raw, guess: guess))
+        }
+        XCTAssertEqual(plain, guessed, "\(text) \(guess)")
+      }
+    }
+  }
+
+  /// The members `nextMember` reads (name or end or other, and the cursor after each),
+  /// each guessed as `id`, `method`, or (2) the wrong one of the two, or none (nil).
+  private static func members(_ raw: UnsafeRawBufferPointer, guess: Int?) -> [String] {
+    var r = JSONPullReader(raw)
+    guard r.beginObject() else { return ["not an object"] }
+    var first = true
+    var read: [String] = []
+    for k in 0..<4 {
+      let member: JSONPullReader.Member
+      switch guess {
+      case nil: member = r.nextMember(&first)
+      case 0?: member = k == 0 ? r.nextMember(&first, likely: "id") : r.nextMember(&first, likely: "method")
+      case 1?: member = k == 0 ? r.nextMember(&first, likely: "method") : r.nextMember(&first, likely: "id")
+      default: member = r.nextMember(&first, likely: "i")
+      }
+      switch member {
+      case .name(let n):
+        read.append("name \(n.text) at \(r.reader.index)")
+        // Skips the value (a one-digit number here) when there is one.
+        if r.peek().map({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) == true { r.reader.index += 1 }
+      case .end:
+        read.append("end at \(r.reader.index)")
+        return read
+      case .other:
+        read.append("other")
+        return read
+      }
+    }
+    return read
+  }
+
   func testBooleansAndTheirPrefixes() {
     let cases: [(String, Bool?)] = [
       ("true", true), ("false", false), (" true", true), ("tru", nil), ("fals", nil), ("t", nil), ("f", nil),

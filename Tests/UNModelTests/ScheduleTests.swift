@@ -29,6 +29,36 @@ final class ScheduleTests: XCTestCase {
     XCTAssertEqual(center.app("a").pending["r"]?.nextDate.rfc3339, "2026-01-01T08:00:10.000Z")
   }
 
+  func testBorrowedTextsAreStoredAsTheirStringsWouldBe() throws {
+    let (center, _) = makeCenter()
+    _ = try center.registerCategories(app: "a", [messageCategory])
+    var plain = request("r", content("Title", category: "mesage", thread: "t", badge: 2), interval(5))
+    plain.content.body = "a body longer than fifteen bytes"
+    plain.content.userInfo = JSONText(bytes: Array(#"{"seq":1}"#.utf8))
+    let expected = try center.schedule(app: "a", plain)
+    let stored = try XCTUnwrap(center.app("a").pending["r"])
+    // The same texts borrowed from one buffer (the body left to the content, as an
+    // escaped string is), scheduled again as a replacement.
+    let bytes = Array(#"Titlemesaget{"seq":1}"#.utf8)
+    let again = try bytes.withUnsafeBufferPointer { b in
+      var borrowed = BorrowedRequest(identifier: "r", content: plain.content, trigger: plain.trigger)
+      borrowed.content.title = ""
+      borrowed.content.categoryIdentifier = ""
+      borrowed.content.threadIdentifier = ""
+      borrowed.content.userInfo = .emptyObject
+      borrowed.borrow(.title, UnsafeBufferPointer(rebasing: b[0..<5]))
+      borrowed.borrow(.categoryIdentifier, UnsafeBufferPointer(rebasing: b[5..<11]))
+      borrowed.borrow(.threadIdentifier, UnsafeBufferPointer(rebasing: b[11..<12]))
+      borrowed.borrow(.userInfo, UnsafeBufferPointer(rebasing: b[12...]))
+      XCTAssertEqual(borrowed.request, plain)
+      return try center.schedule(app: "a", borrowed)
+    }
+    XCTAssertEqual(again.warnings, expected.warnings)
+    XCTAssertEqual(again.warnings, ["category 'mesage' is not registered; did you mean 'message'?"])
+    XCTAssertTrue(again.replaced)
+    XCTAssertEqual(center.app("a").pending["r"]?.request, stored.request)
+  }
+
   func testUnknownCategoryWarnsWithNearMiss() throws {
     let (center, _) = makeCenter()
     _ = try center.registerCategories(app: "a", [messageCategory])

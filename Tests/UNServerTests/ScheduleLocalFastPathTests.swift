@@ -137,6 +137,26 @@ final class ScheduleLocalFastPathTests: XCTestCase {
     }
   }
 
+  func testACallReadAgainKeepsNothingOfTheRequestBefore() {
+    let full =
+      #"{"jsonrpc":"2.0","id":"a","method":"scheduleLocal","params":{"app":"com.x","identifier":"one","#
+      + #""content":{"title":"t\u0041","body":"b","badge":2,"sound":"default","userInfo":{ "k" : 1 },"#
+      + #""threadIdentifier":"th"},"trigger":{"type":"timeInterval","timeInterval":60,"repeats":true}}}"#
+    let bare = #"{"jsonrpc":"2.0","method":"scheduleLocal","params":{"identifier":"two","content":{}}}"#
+    let declined = #"{"jsonrpc":"2.0","id":1,"method":"scheduleLocal","params":{"identifier":"","content":{}}}"#
+    var call = ScheduleLocalCall.empty
+    // Each message read into the same call, as the server reads the messages of a read.
+    for text in [full, bare, full, declined, bare, full] {
+      let read: ScheduleLocalFastPath? = Array(text.utf8).withUnsafeBytes { bytes in
+        guard case .scheduleLocal = RequestFastPath.read(bytes, maxDepth: 512, scheduleLocal: &call) else { return nil }
+        return call.decoded
+      }
+      XCTAssertEqual(read == nil, text == declined, text)
+      XCTAssertEqual(read, reference(text), text)
+      XCTAssertEqual(read, fast(text), text)
+    }
+  }
+
   func testNestingLimitIsThatOfTheParser() {
     let text =
       #"{"jsonrpc":"2.0","id":1,"method":"scheduleLocal","params":{"identifier":"x","content":{"userInfo":{"a":[{}]}}}}"#

@@ -2,12 +2,12 @@ import JSONRPC
 import UNModel
 
 extension ScheduleLocalFastPath {
-  /// The content fields as `ContentShape` describes them, read into `c` (a new
-  /// `Content`) as `ContentShape.decode` reads them: null counts as absent, a field may
+  /// The content fields as `ContentShape` describes them, read into the content of `c`
+  /// (a new request) as `ContentShape.decode` reads them: null counts as absent, a field may
   /// appear once, and `userInfo` is kept as its compact text.  False sends the request
   /// to the general path, which reads the same description from the tree and says
   /// precisely what was wrong (an object `sound` and `attachments` always go there).
-  static func readContent(_ r: inout JSONPullReader, into c: inout Content, maxDepth: Int) -> Bool {
+  static func readContent(_ r: inout JSONPullReader, into c: inout BorrowedRequest, maxDepth: Int) -> Bool {
     guard r.beginObject() else { return false }
     var first = true
     // Bit k: the table's field k.  The fields nearly every request sends are read
@@ -20,9 +20,20 @@ extension ScheduleLocalFastPath {
     let category: UInt64 = 1 << 34
     let thread: UInt64 = 1 << 35
     let userInfo: UInt64 = 1 << 36
+    // The field read last: the next is guessed in the order clients usually send them.
+    var last: UInt64 = 0
     while true {
       let name: JSONPullReader.Name
-      switch r.nextMember(&first) {
+      let member: JSONPullReader.Member
+      switch last {
+      case 0: member = r.nextMember(&first, likely: "title")
+      case title: member = r.nextMember(&first, likely: "body")
+      case body: member = r.nextMember(&first, likely: "categoryIdentifier")
+      case category: member = r.nextMember(&first, likely: "threadIdentifier")
+      case thread: member = r.nextMember(&first, likely: "userInfo")
+      default: member = r.nextMember(&first)
+      }
+      switch member {
       case .other: return false
       case .end: return true
       case .name(let n): name = n
@@ -44,63 +55,84 @@ extension ScheduleLocalFastPath {
       }
       guard seen & bit == 0 else { return false }
       seen |= bit
+      last = bit
       if r.null() { continue }
+      // The four texts are borrowed from the message unless they have escapes.
       switch bit {
       case title:
-        guard let s = r.string() else { return false }
-        c.title = s
+        guard text(&r, .title, &c, \.title) else { return false }
       case body:
-        guard let s = r.string() else { return false }
-        c.body = s
+        guard text(&r, .body, &c, \.body) else { return false }
       case category:
-        guard let s = r.string() else { return false }
-        c.categoryIdentifier = s
+        guard text(&r, .categoryIdentifier, &c, \.categoryIdentifier) else { return false }
       case thread:
-        guard let s = r.string() else { return false }
-        c.threadIdentifier = s
+        guard text(&r, .threadIdentifier, &c, \.threadIdentifier) else { return false }
       case userInfo:
         guard readUserInfo(&r, into: &c, maxDepth: maxDepth) else { return false }
       default:
-        guard readTableField(&r, ContentShape.fields[bit.trailingZeroBitCount].kind, into: &c, maxDepth: maxDepth)
+        guard
+          readTableField(&r, ContentShape.fields[bit.trailingZeroBitCount].kind, into: &c, maxDepth: maxDepth)
         else { return false }
       }
     }
   }
 
+  /// A string value into text `field`: its bytes borrowed when it has no escapes,
+  /// decoded into the content's `path` otherwise.
+  @inline(__always)
+  private static func text(
+    _ r: inout JSONPullReader, _ field: BorrowedRequest.Text, _ c: inout BorrowedRequest,
+    _ path: WritableKeyPath<Content, String>
+  ) -> Bool {
+    if let bytes = r.unescapedString() {
+      c.borrow(field, bytes)
+      return true
+    }
+    guard let s = r.string() else { return false }
+    c.content[keyPath: path] = s
+    return true
+  }
+
   /// A field other than the five read directly, through the table's accessors.
   private static func readTableField(
-    _ r: inout JSONPullReader, _ kind: ContentShape.Kind, into c: inout Content, maxDepth: Int
+    _ r: inout JSONPullReader, _ kind: ContentShape.Kind, into request: inout BorrowedRequest, maxDepth: Int
   ) -> Bool {
     switch kind {
     case .text(_, let set), .optionalText(_, let set):
       guard let s = r.string() else { return false }
-      set(&c, s)
+      set(&request.content, s)
     case .optionalInteger(_, let set), .integer(_, let set, _):
       guard let v = int(&r) else { return false }
-      set(&c, v)
+      set(&request.content, v)
     case .score(_, let set):
       guard let d = r.double(), d.isFinite else { return false }
-      set(&c, d)
+      set(&request.content, d)
     case .userInfo:
-      return readUserInfo(&r, into: &c, maxDepth: maxDepth)
+      return readUserInfo(&r, into: &request, maxDepth: maxDepth)
     case .sound:
       guard let s = r.string() else { return false }
-      c.sound = s == "default" ? .default : .named(s)
+      request.content.sound = s == "default" ? .default : .named(s)
     case .interruptionLevel:
       guard let s = r.string(), let level = InterruptionLevel(rawValue: s) else { return false }
-      c.interruptionLevel = level
+      request.content.interruptionLevel = level
     case .attachments:
       return false
     }
     return true
   }
 
-  /// An object, kept as its compact text.
+  /// An object, kept as its compact text: borrowed from the message when it is written
+  /// compactly already, else re-encoded.
   @inline(__always)
-  private static func readUserInfo(_ r: inout JSONPullReader, into c: inout Content, maxDepth: Int) -> Bool {
+  private static func readUserInfo(_ r: inout JSONPullReader, into c: inout BorrowedRequest, maxDepth: Int) -> Bool {
     // The parser counts the envelope, params and content as three open containers.
-    guard r.peek() == UInt8(ascii: "{"), let text = r.compactValue(maxDepth: maxDepth - 3) else { return false }
-    c.userInfo = JSONText(bytes: text)
+    guard r.peek() == UInt8(ascii: "{") else { return false }
+    if let bytes = r.compactValueInPlace(maxDepth: maxDepth - 3) {
+      c.borrow(.userInfo, bytes)
+      return true
+    }
+    guard let text = r.compactValue(maxDepth: maxDepth - 3) else { return false }
+    c.content.userInfo = JSONText(bytes: text)
     return true
   }
 

@@ -10,22 +10,19 @@ import UNModel
 /// `RPCDecoder` followed by `ScheduleLocal.handle`'s decoding would.  Anything else,
 /// including every malformed input, returns nil and takes the general path, which
 /// reports errors precisely.  The `requests` fuzz harness checks both paths agree.
+///
+/// This is the decoded request as a value of its own (the tests and the fuzz harness
+/// compare it); the server runs the `ScheduleLocalCall` it is made from.
 struct ScheduleLocalFastPath: Equatable {
   var id: RequestID?
   var app: String?
   var request: NotificationRequest
 
-  /// An empty request for `readParams` to fill.  Copied from a constant: building one
-  /// compiled to a build, a copy and a destroy of each level (about 900 instructions);
-  /// the copy of this one is a few retains of constants.
-  static let empty = ScheduleLocalFastPath(
-    id: nil, app: nil, request: NotificationRequest(identifier: "", content: Content(), trigger: nil))
-
   /// Decodes `bytes` when they are a `scheduleLocal` in this shape, or nil when the
   /// general path must handle them (`RequestFastPath` reads the envelope).
   static func decode(_ bytes: UnsafeRawBufferPointer, maxDepth: Int) -> ScheduleLocalFastPath? {
-    guard case .scheduleLocal(let decoded) = RequestFastPath.decode(bytes, maxDepth: maxDepth) else { return nil }
-    return decoded
+    guard case .scheduleLocal(let call) = RequestFastPath.decode(bytes, maxDepth: maxDepth) else { return nil }
+    return call.decoded
   }
 
   /// What the general path decodes from the same bytes, when it is a valid
@@ -40,6 +37,34 @@ struct ScheduleLocalFastPath: Equatable {
       return nil
     }
   }
+}
+
+/// A `scheduleLocal` as the fast path read it: the content's texts that need no decoding
+/// are borrowed from the message (`BorrowedRequest`), so it is valid only while the
+/// message is, and is run before the next one is read.
+struct ScheduleLocalCall: Equatable {
+  var id: RequestID?
+  var app: String?
+  var request: BorrowedRequest
+
+  /// An empty request for `readParams` to fill.  Copied from a constant: building one
+  /// compiled to a build, a copy and a destroy of each level (about 900 instructions);
+  /// the copy of this one is a few retains of constants.  `nonisolated(unsafe)`: a
+  /// constant that borrows nothing (no pointer in it), only ever copied.
+  nonisolated(unsafe) static let empty = ScheduleLocalCall(
+    id: nil, app: nil, request: BorrowedRequest(identifier: "", content: Content(), trigger: nil))
+
+  /// Back to `empty` but for the id and identifier, which `RequestFastPath.read` always
+  /// sets: the app, trigger and content are optional in the params.
+  mutating func reset() {
+    app = nil
+    request.reset()
+  }
+
+  /// The request with every text a value of its own.
+  var decoded: ScheduleLocalFastPath { ScheduleLocalFastPath(id: id, app: app, request: request.request) }
+
+  static func == (a: ScheduleLocalCall, b: ScheduleLocalCall) -> Bool { a.decoded == b.decoded }
 
   /// `{app?, identifier, content, trigger?}` read into this value, which starts empty; a
   /// null app or trigger counts as absent, as `Params` reads it.  False sends the
@@ -48,8 +73,18 @@ struct ScheduleLocalFastPath: Equatable {
     guard r.beginObject() else { return false }
     var first = true
     var seen: UInt8 = 0
+    // The member read last: the next is guessed in the usual order.
+    var last: UInt8 = 0
     while true {
-      switch r.nextMember(&first) {
+      let member: JSONPullReader.Member
+      switch last {
+      case 0: member = r.nextMember(&first, likely: "app")
+      case 1: member = r.nextMember(&first, likely: "identifier")
+      case 2: member = r.nextMember(&first, likely: "content")
+      case 4: member = r.nextMember(&first, likely: "trigger")
+      default: member = r.nextMember(&first)
+      }
+      switch member {
       case .other:
         return false
       case .end:
@@ -70,6 +105,7 @@ struct ScheduleLocalFastPath: Equatable {
         }
         guard seen & bit == 0 else { return false }
         seen |= bit
+        last = bit
         switch bit {
         case 1:
           if !r.null() {
@@ -80,7 +116,7 @@ struct ScheduleLocalFastPath: Equatable {
           guard let s = r.string(), !s.isEmpty else { return false }
           request.identifier = s
         case 4:
-          guard Self.readContent(&r, into: &request.content, maxDepth: maxDepth) else { return false }
+          guard ScheduleLocalFastPath.readContent(&r, into: &request, maxDepth: maxDepth) else { return false }
         default:
           if !r.null() {
             guard let t = TriggerShape.read(&r) else { return false }

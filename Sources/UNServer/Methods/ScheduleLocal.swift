@@ -28,9 +28,13 @@ enum ScheduleLocal: Method {
     return NotificationRequest(identifier: identifier, content: content, trigger: trigger)
   }
 
-  /// Schedules a decoded request for an app the caller may use.  Shared by `handle` and
-  /// the fast path (`ScheduleLocalFastPath`).
+  /// Schedules a decoded request for an app the caller may use (`handle`).
   static func run(_ call: Call, app: String, _ request: NotificationRequest) throws(RPCError) -> ScheduleResult {
+    try call.model { () throws(UNError) in try call.center.schedule(app: app, request) }
+  }
+
+  /// The same for the fast path's request, whose texts are borrowed from the message.
+  static func run(_ call: Call, app: String, _ request: BorrowedRequest) throws(RPCError) -> ScheduleResult {
     try call.model { () throws(UNError) in try call.center.schedule(app: app, request) }
   }
 
@@ -39,7 +43,6 @@ enum ScheduleLocal: Method {
   static func write(
     _ r: ScheduleResult, into o: inout [UInt8], dates: DateTextCache, warnings: WarningsTextCache
   ) {
-    WireBytes.member(#"{"identifier":"#, r.identifier, &o)
     // Few, large appends (each append to an array checks its uniqueness and capacity).
     let flags: StaticString =
       switch (r.scheduled, r.replaced) {
@@ -48,12 +51,13 @@ enum ScheduleLocal: Method {
       case (false, false): #","scheduled":false,"replaced":false,"nextTriggerDate":"#
       case (false, true): #","scheduled":false,"replaced":true,"nextTriggerDate":"#
       }
+    let tailKept =
+      !warnings.resultTail.isEmpty && warnings.resultTailDate == r.nextTriggerDate
+      && warnings.resultTailWarnings == r.warnings
+    if tailKept, appendJoined(r.identifier, flags, warnings.resultTail, to: &o) { return }
+    WireBytes.member(#"{"identifier":"#, r.identifier, &o)
     WireBytes.key(flags, &o)
-    if !warnings.resultTail.isEmpty, warnings.resultTailDate == r.nextTriggerDate,
-      warnings.resultTailWarnings == r.warnings
-    {
-      return o.append(contentsOf: warnings.resultTail)
-    }
+    if tailKept { return o.append(contentsOf: warnings.resultTail) }
     var tail: [UInt8] = []
     if let next = r.nextTriggerDate { WireBytes.date(next, &tail, cache: dates) } else { WireBytes.key("null", &tail) }
     WireBytes.key(#","warnings":"#, &tail)
@@ -63,5 +67,38 @@ enum ScheduleLocal: Method {
     warnings.resultTail = tail
     warnings.resultTailDate = r.nextTriggerDate
     warnings.resultTailWarnings = r.warnings
+  }
+
+  /// `{"identifier":"…"`, `flags` and `tail` with one append, put together on the
+  /// stack, when the identifier needs no escape and the whole fits; false (nothing
+  /// appended) otherwise.  The usual answer: five appends cost more than their bytes.
+  private static func appendJoined(
+    _ identifier: String, _ flags: StaticString, _ tail: [UInt8], to o: inout [UInt8]
+  ) -> Bool {
+    let head: StaticString = #"{"identifier":""#
+    let capacity = 256
+    let joined = identifier.utf8.withContiguousStorageIfAvailable { id -> Bool in
+      let total = head.utf8CodeUnitCount + id.count + 1 + flags.utf8CodeUnitCount + tail.count
+      guard total <= capacity, JSONWriter.plainEnd(id, from: 0) == id.count else { return false }
+      tail.withUnsafeBufferPointer { tail in
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
+          var at = buffer.baseAddress!
+          func put(_ from: UnsafePointer<UInt8>?, _ n: Int) {
+            guard let from, n > 0 else { return }
+            at.update(from: from, count: n)
+            at += n
+          }
+          put(head.utf8Start, head.utf8CodeUnitCount)
+          put(id.baseAddress, id.count)
+          at.pointee = UInt8(ascii: "\"")
+          at += 1
+          put(flags.utf8Start, flags.utf8CodeUnitCount)
+          put(tail.baseAddress, tail.count)
+          o.append(contentsOf: UnsafeBufferPointer(start: buffer.baseAddress, count: total))
+        }
+      }
+      return true
+    }
+    return joined ?? false
   }
 }
