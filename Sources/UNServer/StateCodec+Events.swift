@@ -26,26 +26,23 @@ extension StateCodec {
 
   /// The events of every schedule, replacement and removal (an identifier, and maybe a
   /// date) through a `RowCursor`: the same bytes as `eventRowFields` (tested), or false
-  /// when a text needs escaping.
+  /// when a text needs escaping.  The texts are read where they are (no copy of the
+  /// strings, so no reference counting on strings the loop thread shares).
   private static func plainEventRow(_ e: Event, _ id: String, _ next: Instant?, _ o: inout [UInt8]) -> Bool {
-    var kind = e.kind.rawValue
-    var app = e.app
-    var identifier = id
-    return kind.withUTF8 { k in
-      app.withUTF8 { a in
-        identifier.withUTF8 { i in
-          guard RowCursor.isPlain(k), RowCursor.isPlain(a), RowCursor.isPlain(i) else { return false }
-          return RowCursor.write(&o, room: RowCursor.fixedRoom + k.count + a.count + i.count) { c in
+    e.kind.rawValue.utf8.withContiguousStorageIfAvailable { k in
+      e.app.utf8.withContiguousStorageIfAvailable { a in
+        id.utf8.withContiguousStorageIfAvailable { i in
+          RowCursor.write(&o, room: RowCursor.fixedRoom + k.count + a.count + i.count) { c in
             c.ascii(#"{"seq":"#)
             c.integer(e.sequence)
             c.ascii(#","type":"#)
-            c.quoted(k)
+            guard c.plainQuoted(k) else { return false }
             c.ascii(#","app":"#)
-            c.quoted(a)
+            guard c.plainQuoted(a) else { return false }
             c.ascii(#","date":"#)
             c.integer(e.date.milliseconds)
             c.ascii(#","fields":[["identifier","s","#)
-            c.quoted(i)
+            guard c.plainQuoted(i) else { return false }
             if let next {
               c.ascii(#"],["nextTriggerDate","d","#)
               c.integer(next.milliseconds)
@@ -53,9 +50,9 @@ extension StateCodec {
             c.ascii("]]}")
             return true
           }
-        }
-      }
-    }
+        } ?? false
+      } ?? false
+    } ?? false
   }
 
   /// Any event, field by field.

@@ -76,29 +76,31 @@ extension StateCodec {
   private static func plainPendingRow(_ v: PendingView, _ t: TimeIntervalTrigger, _ o: inout [UInt8]) -> Bool {
     guard t.seconds == t.seconds.rounded(.towardZero), t.seconds >= 0, t.seconds < 1e9 else { return false }
     return v.withTexts { texts in
-      guard RowCursor.isPlain(texts.identifier), RowCursor.isPlain(texts.title), RowCursor.isPlain(texts.body),
-        RowCursor.isPlain(texts.categoryIdentifier), RowCursor.isPlain(texts.threadIdentifier)
-      else { return false }
       let room =
         RowCursor.fixedRoom + texts.identifier.count + texts.title.count + texts.body.count + texts.userInfo.count
         + texts.categoryIdentifier.count + texts.threadIdentifier.count
       return RowCursor.write(&o, room: room) { c in
         c.ascii(#"{"request":{"identifier":"#)
-        c.quoted(texts.identifier)
+        guard c.plainQuoted(texts.identifier) else { return false }
         c.ascii(#","content":"#)
         var first = true
-        func text(_ key: StaticString, _ bytes: UnsafeBufferPointer<UInt8>, raw: Bool = false) {
-          guard !bytes.isEmpty, !(raw && bytes.count == 2) else { return }  // "" and {} are defaults
+        func text(_ key: StaticString, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+          guard !bytes.isEmpty else { return true }  // "" is the default
           c.byte(first ? UInt8(ascii: "{") : UInt8(ascii: ","))
           first = false
           c.ascii(key)
-          if raw { c.bytes(bytes) } else { c.quoted(bytes) }
+          return c.plainQuoted(bytes)
         }
-        text(#""title":"#, texts.title)
-        text(#""body":"#, texts.body)
-        text(#""userInfo":"#, texts.userInfo, raw: true)
-        text(#""categoryIdentifier":"#, texts.categoryIdentifier)
-        text(#""threadIdentifier":"#, texts.threadIdentifier)
+        guard text(#""title":"#, texts.title), text(#""body":"#, texts.body) else { return false }
+        if !texts.userInfo.isEmpty, texts.userInfo.count != 2 {  // {} is the default
+          c.byte(first ? UInt8(ascii: "{") : UInt8(ascii: ","))
+          first = false
+          c.ascii(#""userInfo":"#)
+          c.bytes(texts.userInfo)
+        }
+        guard text(#""categoryIdentifier":"#, texts.categoryIdentifier),
+          text(#""threadIdentifier":"#, texts.threadIdentifier)
+        else { return false }
         if first { c.byte(UInt8(ascii: "{")) }
         c.ascii(#"},"trigger":{"type":"timeInterval","timeInterval":"#)
         c.integer(UInt64(t.seconds))

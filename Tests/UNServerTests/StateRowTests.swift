@@ -145,13 +145,27 @@ final class StateRowTests: XCTestCase {
       for bad: UInt8 in [0x00, 0x1F, 0x22, 0x5C] {
         for at in 0..<max(length, 1) {
           var text = [UInt8](repeating: UInt8(ascii: "a"), count: max(length, 1))
-          XCTAssertTrue(text.withUnsafeBufferPointer { RowCursor.isPlain($0) })
+          XCTAssertNotNil(quoted(text))
           text[at] = bad
-          XCTAssertFalse(text.withUnsafeBufferPointer { RowCursor.isPlain($0) }, "\(bad) at \(at) of \(text.count)")
+          XCTAssertNil(quoted(text), "\(bad) at \(at) of \(text.count)")
         }
       }
     }
-    XCTAssertTrue(Array("é ~\u{7F}".utf8).withUnsafeBufferPointer { RowCursor.isPlain($0) })
+    // Copied as tested: the same bytes, quoted, whatever the length.
+    for length in 0..<40 {
+      let text = (0..<length).map { UInt8(ascii: "a") + UInt8($0 % 26) }
+      XCTAssertEqual(quoted(text), "\"" + String(decoding: text, as: UTF8.self) + "\"")
+    }
+    XCTAssertEqual(quoted(Array("é ~\u{7F} and more é".utf8)), "\"é ~\u{7F} and more é\"")
+  }
+
+  /// `text` written by `RowCursor.plainQuoted`, nil when it refuses it.
+  private func quoted(_ text: [UInt8]) -> String? {
+    var row: [UInt8] = []
+    let plain = RowCursor.write(&row, room: text.count + 2) { c in
+      text.withUnsafeBufferPointer { c.plainQuoted($0) }
+    }
+    return plain ? String(decoding: row, as: UTF8.self) : nil
   }
 
   /// The globals row written straight as bytes is the same as the value's encoding.
