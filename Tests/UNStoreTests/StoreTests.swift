@@ -185,7 +185,7 @@ final class StoreTests: XCTestCase {
   /// Long runs of numbered puts and deletes (written several rows per statement by the
   /// SQLite store) end in the same rows as the memory store's one-by-one changes: later
   /// changes of a number win, deletes (ranges of consecutive numbers, or any numbers)
-  /// reach only their table, partial chunks included
+  /// reach only their table, partial chunks and chunks of one app or several included
   /// (numbers are unique across tables, as the server assigns them).
   func testLongNumberedRunsMatchTheMemoryStore() throws {
     var changes: [StoreChange] = []
@@ -195,6 +195,10 @@ final class StoreTests: XCTestCase {
     }
     for n in 1...40 as ClosedRange<UInt64> {
       changes.append(.putNumbered(table: "p", app: "z", number: 200 + n, value: Array("w\(n)".utf8)))
+    }
+    // Full chunks of one app (bound once) and of two.
+    for n in 1...40 as ClosedRange<UInt64> {
+      changes.append(.putNumbered(table: "p", app: "m\(n % 2)", number: 300 + n, value: Array("m\(n)".utf8)))
     }
     for n in 1...70 as ClosedRange<UInt64> { changes.append(.deleteNumbered(table: "p", number: n)) }
     for n in 211...235 as ClosedRange<UInt64> { changes.append(.deleteNumbered(table: "p", number: n)) }
@@ -211,7 +215,7 @@ final class StoreTests: XCTestCase {
     XCTAssertEqual(
       stored.sorted { ($0.table, $0.key) < ($1.table, $1.key) },
       try memory.loadAll().sorted { ($0.table, $0.key) < ($1.table, $1.key) })
-    XCTAssertEqual(stored.count, 47)
+    XCTAssertEqual(stored.count, 87)
     sqlite.close()
   }
 }
