@@ -26,8 +26,7 @@ final class StateRowTests: XCTestCase {
     let row = try roundTrip(pending(Content(), .timeInterval(try TimeIntervalTrigger(seconds: 60, repeats: true))))
     XCTAssertEqual(
       row,
-      #"{"request":{"identifier":"id-\"1\"","content":{},"trigger":{"type":"timeInterval","timeInterval":60,"#
-        + #""repeats":true}},"anchor":1767254400000,"next":1767254460000,"added":42}"#)
+      #"["id-\"1\"",{},{"type":"timeInterval","timeInterval":60,"repeats":true},1767254400000,1767254460000,42]"#)
   }
 
   func testEveryContentFieldRoundTrips() throws {
@@ -202,7 +201,34 @@ final class StateRowTests: XCTestCase {
     c.interruptionLevel = .active
     c.relevanceScore = 0
     let row = try roundTrip(pending(c, nil))
-    XCTAssertTrue(row.contains(#""content":{"title":"Standup"}"#), row)
+    XCTAssertTrue(row.contains(#",{"title":"Standup"},"#), row)
+  }
+
+  /// Rows as written before schema 4, objects with named members, still read back.
+  func testRowsOfTheEarlierFormLoad() throws {
+    var c = Content()
+    c.title = "Standup"
+    c.userInfo = JSONText(bytes: Array(#"{"seq":1}"#.utf8))
+    var p = pending(c, .timeInterval(try TimeIntervalTrigger(seconds: 60, repeats: true)))
+    p.request.identifier = "r-1"
+    let earlier =
+      #"{"request":{"identifier":"r-1","content":{"title":"Standup","userInfo":{"seq":1}},"#
+      + #""trigger":{"type":"timeInterval","timeInterval":60,"repeats":true}},"#
+      + #""anchor":1767254400000,"next":1767254460000,"added":42}"#
+    XCTAssertEqual(try StateCodec.decodePending(try JSONParser.parse(Array(earlier.utf8))), p)
+    XCTAssertEqual(
+      String(decoding: StateCodec.pendingRow(p), as: UTF8.self),
+      #"["r-1",{"title":"Standup","userInfo":{"seq":1}},{"type":"timeInterval","timeInterval":60,"repeats":true},"#
+        + #"1767254400000,1767254460000,42]"#)
+    var e = Event(.scheduled, app: "a", date: t0, identifier: "n1", nextTriggerDate: t0.adding(milliseconds: 5))
+    e.sequence = 7
+    let earlierEvent =
+      #"{"seq":7,"type":"scheduled","app":"a","date":1767254400000,"#
+      + #""fields":[["identifier","s","n1"],["nextTriggerDate","d",1767254400005]]}"#
+    XCTAssertEqual(try StateCodec.decodeEvent(try JSONParser.parse(Array(earlierEvent.utf8))), e)
+    XCTAssertEqual(
+      String(decoding: StateCodec.eventRow(e), as: UTF8.self),
+      #"[7,"scheduled","a",1767254400000,[["identifier","s","n1"],["nextTriggerDate","d",1767254400005]]]"#)
   }
 
   /// The time-interval trigger a row holds reads back as the same trigger, whole and
