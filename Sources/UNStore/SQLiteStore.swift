@@ -60,7 +60,8 @@ public final class SQLiteStore: StateStore {
       throw StoreError("\(directory) is not a directory")
     }
     let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
-    guard sqlite3_open_v2(path, &db, flags, nil) == SQLITE_OK else {
+    // The log's frames are handed to the kernel once per commit (walbuffer.h).
+    guard sqlite3_open_v2(path, &db, flags, uncenter_wal_vfs()) == SQLITE_OK else {
       let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
       sqlite3_close(db)
       db = nil
@@ -126,6 +127,8 @@ public final class SQLiteStore: StateStore {
     try loadTableNames()
     begin = try prepare("BEGIN IMMEDIATE")
     end = try prepare("COMMIT")
+    // A migration's commit, written out like every other.
+    guard uncenter_wal_flush(db) == SQLITE_OK else { throw fail("writing the log") }
   }
 
   /// The distinct table names, one index seek each (`tbl > previous`), not a scan.
@@ -198,6 +201,8 @@ public final class SQLiteStore: StateStore {
       forgetNumberedTables()
       throw error
     }
+    // The commit's frames are in the log's buffer: to the kernel before the answers go.
+    guard uncenter_wal_flush(db) == SQLITE_OK else { throw fail("writing the log") }
   }
 
   /// The statements of numbered table `name`, which is created if it is new (inside the

@@ -42,6 +42,30 @@ final class StoreTests: XCTestCase {
     XCTAssertEqual(try store.loadAll().filter { $0.table == "queue" }, [row("queue", "a", "7", "SEVEN")])
   }
 
+  /// The log's frames are gathered in memory while a commit is written, and reach the
+  /// log file before `commit` returns: a copy of the files taken then, as a crash of the
+  /// process would leave them, holds every commit, one of many pages and one of a row.
+  func testACommitIsInTheLogFileWhenCommitReturns() throws {
+    let store = try SQLiteStore(directory: directory, durability: .normal)
+    var changes: [StoreChange] = []
+    for n in 1...2_000 as ClosedRange<UInt64> {
+      changes.append(.putNumbered(table: "p", app: "a", number: n, value: Array(repeating: UInt8(n % 251), count: 900)))
+    }
+    try store.commit(changes)
+    try store.commit([.put(row("t", "a", "k", "last"))])
+    let copy = directory + "/copy"
+    try FileManager.default.createDirectory(atPath: copy, withIntermediateDirectories: true)
+    for name in ["uncenter.db", "uncenter.db-wal"] {
+      try FileManager.default.copyItem(atPath: directory + "/" + name, toPath: copy + "/" + name)
+    }
+    store.close()
+    let rows = try SQLiteStore(directory: copy, durability: .normal).loadAll()
+    XCTAssertEqual(rows.count, 2_001)
+    XCTAssertEqual(
+      rows.first { $0.table == "p" && $0.key == "1999" }?.value, Array(repeating: UInt8(1_999 % 251), count: 900))
+    XCTAssertEqual(rows.last, row("t", "a", "k", "last"))
+  }
+
   /// `deleteApp` reaches the tables a previous run created, not only those this run wrote.
   func testDeleteAppAfterReopeningReachesEveryTable() throws {
     var store: SQLiteStore? = try SQLiteStore(directory: directory, durability: .normal)
