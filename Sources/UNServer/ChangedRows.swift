@@ -19,8 +19,9 @@ struct ChangedRows: StoreBatch {
     for change in keyed { out.append(change) }
     // Pending rows are numbered by their addition sequence; their changes apply in the
     // order they happened (a row written and then removed in the same batch is gone).
-    pending.withUnsafeBufferPointer { pending in
-      for i in pending.indices { Self.append(pending, i, to: &out) }
+    pending.withUnsafeBufferPointer { buffer in
+      guard let pending = buffer.baseAddress else { return }
+      for i in buffer.indices { Self.append(pending[i], to: &out) }
     }
     // The event history: the rows of events pushed out of it go; the new ones are added.
     // An event pushed out in the same batch it arrived in is never written: only events
@@ -31,17 +32,21 @@ struct ChangedRows: StoreBatch {
     for sequence in forgottenEvents {
       out.deleteNumbered(table: Persistence.Table.events, number: StateCodec.eventNumberBase + sequence)
     }
-    events.withUnsafeBufferPointer { events in
-      for i in events.indices where forgotten.isEmpty || !forgotten.contains(events[i].sequence) {
+    events.withUnsafeBufferPointer { buffer in
+      // Through the pointer, whose subscript lends the element in place (the buffer's
+      // returns a copy), and the row is written from the event's address: passed as a
+      // value next to the row's `inout` buffer, the event would be copied first.
+      guard let events = buffer.baseAddress else { return }
+      for i in buffer.indices where forgotten.isEmpty || !forgotten.contains(events[i].sequence) {
         out.putNumbered(
           table: Persistence.Table.events, app: events[i].app, number: StateCodec.eventNumberBase + events[i].sequence
-        ) { StateCodec.eventRow(events[i], into: &$0) }
+        ) { StateCodec.eventRow(at: events + i, into: &$0) }
       }
     }
   }
 
-  private static func append(_ pending: UnsafeBufferPointer<PendingChange>, _ i: Int, to out: inout ChangeList) {
-    switch pending[i] {
+  private static func append(_ change: borrowing PendingChange, to out: inout ChangeList) {
+    switch change {
     case .stored(let snapshot):
       out.putNumbered(table: Persistence.Table.pending, app: snapshot.app, number: snapshot.addedSequence) {
         StateCodec.pendingRow(snapshot.view, into: &$0)

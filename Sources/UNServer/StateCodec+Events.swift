@@ -20,29 +20,44 @@ extension StateCodec {
     return o
   }
 
-  /// Runs on the store's writer thread (`ChangedRows`).
-  static func eventRow(_ e: Event, into o: inout [UInt8]) {
-    if let fields = e.identifierFields, plainEventRow(e, fields.identifier, fields.nextTriggerDate, &o) { return }
-    eventRowFields(e, into: &o)
+  static func eventRow(_ e: borrowing Event, into o: inout [UInt8]) {
+    withUnsafePointer(to: e) { eventRow(at: $0, into: &o) }
+  }
+
+  /// Runs on the store's writer thread (`ChangedRows`), on the event where the batch
+  /// holds it: not copied (a copy retains its strings, whose reference counts the loop
+  /// thread also touches).
+  static func eventRow(at e: UnsafePointer<Event>, into o: inout [UInt8]) {
+    if let fields = e.pointee.identifierFields,
+      plainEventRow(
+        e.pointee.sequence, e.pointee.kind, e.pointee.app, e.pointee.date, fields.identifier, fields.nextTriggerDate,
+        &o)
+    {
+      return
+    }
+    eventRowFields(e.pointee, into: &o)
   }
 
   /// The events of every schedule, replacement and removal (an identifier, and maybe a
   /// date) through a `RowCursor`: the same bytes as `eventRowFields` (tested), or false
-  /// when a text needs escaping.  The texts are read where they are (no copy of the
-  /// strings, so no reference counting on strings the loop thread shares).
-  private static func plainEventRow(_ e: Event, _ id: String, _ next: Instant?, _ o: inout [UInt8]) -> Bool {
-    e.kind.rawValue.utf8.withContiguousStorageIfAvailable { k in
-      e.app.utf8.withContiguousStorageIfAvailable { a in
-        id.utf8.withContiguousStorageIfAvailable { i in
+  /// when a text needs escaping.  The texts are read where they are.
+  private static func plainEventRow(
+    _ sequence: UInt64, _ kind: Event.Kind, _ app: borrowing String, _ date: Instant, _ id: borrowing String,
+    _ next: Instant?, _ o: inout [UInt8]
+  ) -> Bool {
+    let type = kind.rawValue
+    return app.utf8.withContiguousStorageIfAvailable { a in
+      id.utf8.withContiguousStorageIfAvailable { i in
+        type.utf8.withContiguousStorageIfAvailable { k in
           RowCursor.write(&o, room: RowCursor.fixedRoom + k.count + a.count + i.count) { c in
             c.byte(UInt8(ascii: "["))
-            c.integer(e.sequence)
+            c.integer(sequence)
             c.byte(UInt8(ascii: ","))
             guard c.plainQuoted(k) else { return false }
             c.byte(UInt8(ascii: ","))
             guard c.plainQuoted(a) else { return false }
             c.byte(UInt8(ascii: ","))
-            c.integer(e.date.milliseconds)
+            c.integer(date.milliseconds)
             c.ascii(#",[["identifier","s","#)
             guard c.plainQuoted(i) else { return false }
             if let next {
@@ -58,7 +73,7 @@ extension StateCodec {
   }
 
   /// Any event, field by field.
-  static func eventRowFields(_ e: Event, into o: inout [UInt8]) {
+  static func eventRowFields(_ e: borrowing Event, into o: inout [UInt8]) {
     o.append(UInt8(ascii: "["))
     JSONWriter.appendInteger(e.sequence, to: &o)
     o.append(UInt8(ascii: ","))
