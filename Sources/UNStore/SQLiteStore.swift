@@ -97,12 +97,6 @@ public final class SQLiteStore: StateStore {
     let ok = sqlite3_step(check) == SQLITE_ROW && sqlite3_column_text(check, 0).map { String(cString: $0) } == "ok"
     sqlite3_finalize(check)
     guard ok else { throw fail("the database failed its integrity check") }
-    // 8 KiB pages for a new file (an existing one keeps the size it was made with): a
-    // commit of many requests then writes half as many WAL frames, each two writes (its
-    // header, its page), and the trees split half as often; on the 2-core bench machine
-    // the writer thread spent ~10% less CPU per durable schedule (mostly system time).
-    // Set before WAL mode, which fixes the size.
-    try exec("PRAGMA page_size=8192")
     try exec("PRAGMA locking_mode=EXCLUSIVE")
     try exec("PRAGMA journal_mode=WAL")
     try exec("PRAGMA synchronous=\(durability == .full ? "FULL" : "NORMAL")")
