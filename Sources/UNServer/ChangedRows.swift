@@ -12,19 +12,16 @@ struct ChangedRows: StoreBatch {
   var forgottenEvents: [UInt64]
 
   /// Runs on the writer thread: each row is written straight into the list's buffer.
+  /// The changes are read in place, not copied out of their arrays: a copy of an event or
+  /// snapshot retains its strings and record, whose reference counts the loop thread
+  /// also touches (a cache line moved between the cores for each).
   func append(to out: inout ChangeList) {
     for change in keyed { out.append(change) }
     // Pending rows are numbered by their addition sequence; their changes apply in the
     // order they happened (a row written and then removed in the same batch is gone).
-    for change in pending {
-      switch change {
-      case .stored(let snapshot):
-        out.putNumbered(table: Persistence.Table.pending, app: snapshot.app, number: snapshot.addedSequence) {
-          StateCodec.pendingRow(snapshot.view, into: &$0)
-        }
-      case .removed(let sequence):
-        out.deleteNumbered(table: Persistence.Table.pending, number: sequence)
-      }
+    pending.withUnsafeBufferPointer { buffer in
+      guard let pending = buffer.baseAddress else { return }
+      for i in buffer.indices { Self.append(pending[i], to: &out) }
     }
     // The event history: the rows of events pushed out of it go; the new ones are added.
     // An event pushed out in the same batch it arrived in is never written: only events
@@ -35,10 +32,27 @@ struct ChangedRows: StoreBatch {
     for sequence in forgottenEvents {
       out.deleteNumbered(table: Persistence.Table.events, number: StateCodec.eventNumberBase + sequence)
     }
-    for event in events where forgotten.isEmpty || !forgotten.contains(event.sequence) {
-      out.putNumbered(
-        table: Persistence.Table.events, app: event.app, number: StateCodec.eventNumberBase + event.sequence
-      ) { StateCodec.eventRow(event, into: &$0) }
+    events.withUnsafeBufferPointer { buffer in
+      // Through the pointer, whose subscript lends the element in place (the buffer's
+      // returns a copy), and the row is written from the event's address: passed as a
+      // value next to the row's `inout` buffer, the event would be copied first.
+      guard let events = buffer.baseAddress else { return }
+      for i in buffer.indices where forgotten.isEmpty || !forgotten.contains(events[i].sequence) {
+        out.putNumbered(
+          table: Persistence.Table.events, app: events[i].app, number: StateCodec.eventNumberBase + events[i].sequence
+        ) { StateCodec.eventRow(at: events + i, into: &$0) }
+      }
+    }
+  }
+
+  private static func append(_ change: borrowing PendingChange, to out: inout ChangeList) {
+    switch change {
+    case .stored(let snapshot):
+      out.putNumbered(table: Persistence.Table.pending, app: snapshot.app, number: snapshot.addedSequence) {
+        StateCodec.pendingRow(snapshot.view, into: &$0)
+      }
+    case .removed(let sequence):
+      out.deleteNumbered(table: Persistence.Table.pending, number: sequence)
     }
   }
 }

@@ -21,10 +21,17 @@ extension StateCodec {
   }
 
   static func decodeRequest(_ v: JSONValue?) throws(Corrupt) -> NotificationRequest {
-    guard let v, let id = v["identifier"]?.stringValue else { throw Corrupt(description: "request without identifier") }
+    guard let v else { throw Corrupt(description: "request without identifier") }
+    return try decodeRequest(identifier: v["identifier"], content: v["content"], trigger: v["trigger"])
+  }
+
+  static func decodeRequest(
+    identifier: JSONValue?, content: JSONValue?, trigger: JSONValue?
+  ) throws(Corrupt) -> NotificationRequest {
+    guard let id = identifier?.stringValue else { throw Corrupt(description: "request without identifier") }
     do {
-      let content = try ContentShape.decode(v["content"])
-      let trigger = try TriggerShape.decode(v["trigger"], allowsPush: true)
+      let content = try ContentShape.decode(content)
+      let trigger = try TriggerShape.decode(trigger, allowsPush: true)
       return NotificationRequest(identifier: id, content: content, trigger: trigger)
     } catch {
       throw Corrupt(description: "request '\(id)': \(error.message)")
@@ -54,8 +61,20 @@ extension StateCodec {
     app.owner = v["owner"]?.intValue.map { UInt32(truncatingIfNeeded: $0) }
   }
 
+  /// A pending row: `[identifier, content, trigger, anchor, next, added]` (schema 4), or
+  /// the object written before, `{"request":{identifier, content, trigger}, anchor,
+  /// next, added}`.
   static func decodePending(_ v: JSONValue) throws(Corrupt) -> PendingRequest {
-    PendingRequest(
+    if let parts = v.arrayValue {
+      guard parts.count == 6 else {
+        throw Corrupt(description: "pending: expected [identifier, content, trigger, anchor, next, added]")
+      }
+      return PendingRequest(
+        request: try decodeRequest(identifier: parts[0], content: parts[1], trigger: parts[2]),
+        anchor: try instant(parts[3], "anchor"), nextDate: try instant(parts[4], "next"),
+        addedSequence: try uint(parts[5], "added"))
+    }
+    return PendingRequest(
       request: try decodeRequest(v["request"]), anchor: try instant(v["anchor"], "anchor"),
       nextDate: try instant(v["next"], "next"), addedSequence: try uint(v["added"], "added"))
   }

@@ -4,8 +4,10 @@ import UNModel
 /// The event history's stored rows: one per event, numbered by its sequence (offset, so
 /// that event numbers never meet pending requests' addition sequences in the numbered
 /// table).  Each field keeps its type tag, so an event reads back exactly as it was
-/// recorded whatever fields later versions add:
-/// `{"seq":7,"type":"scheduled","app":"a","date":ms,"fields":[["identifier","s","n1"],["nextTriggerDate","d",ms]]}`.
+/// recorded whatever fields later versions add.  Since schema 4 the row is an array,
+/// `[seq, type, app, date, fields]`:
+/// `[7,"scheduled","a",ms,[["identifier","s","n1"],["nextTriggerDate","d",ms]]]`; before,
+/// an object with those keys (`{"seq":7,"type":…,"fields":[…]}`), which still loads.
 extension StateCodec {
   /// Event `n` is stored under number `eventNumberBase + n`.
   static let eventNumberBase: UInt64 = 1 << 62
@@ -18,57 +20,69 @@ extension StateCodec {
     return o
   }
 
-  /// Runs on the store's writer thread (`ChangedRows`).
-  static func eventRow(_ e: Event, into o: inout [UInt8]) {
-    if let fields = e.identifierFields, plainEventRow(e, fields.identifier, fields.nextTriggerDate, &o) { return }
-    eventRowFields(e, into: &o)
+  static func eventRow(_ e: borrowing Event, into o: inout [UInt8]) {
+    withUnsafePointer(to: e) { eventRow(at: $0, into: &o) }
+  }
+
+  /// Runs on the store's writer thread (`ChangedRows`), on the event where the batch
+  /// holds it: not copied (a copy retains its strings, whose reference counts the loop
+  /// thread also touches).
+  static func eventRow(at e: UnsafePointer<Event>, into o: inout [UInt8]) {
+    if let fields = e.pointee.identifierFields,
+      plainEventRow(
+        e.pointee.sequence, e.pointee.kind, e.pointee.app, e.pointee.date, fields.identifier, fields.nextTriggerDate,
+        &o)
+    {
+      return
+    }
+    eventRowFields(e.pointee, into: &o)
   }
 
   /// The events of every schedule, replacement and removal (an identifier, and maybe a
   /// date) through a `RowCursor`: the same bytes as `eventRowFields` (tested), or false
-  /// when a text needs escaping.
-  private static func plainEventRow(_ e: Event, _ id: String, _ next: Instant?, _ o: inout [UInt8]) -> Bool {
-    var kind = e.kind.rawValue
-    var app = e.app
-    var identifier = id
-    return kind.withUTF8 { k in
-      app.withUTF8 { a in
-        identifier.withUTF8 { i in
-          guard RowCursor.isPlain(k), RowCursor.isPlain(a), RowCursor.isPlain(i) else { return false }
-          return RowCursor.write(&o, room: RowCursor.fixedRoom + k.count + a.count + i.count) { c in
-            c.ascii(#"{"seq":"#)
-            c.integer(e.sequence)
-            c.ascii(#","type":"#)
-            c.quoted(k)
-            c.ascii(#","app":"#)
-            c.quoted(a)
-            c.ascii(#","date":"#)
-            c.integer(e.date.milliseconds)
-            c.ascii(#","fields":[["identifier","s","#)
-            c.quoted(i)
+  /// when a text needs escaping.  The texts are read where they are.
+  private static func plainEventRow(
+    _ sequence: UInt64, _ kind: Event.Kind, _ app: borrowing String, _ date: Instant, _ id: borrowing String,
+    _ next: Instant?, _ o: inout [UInt8]
+  ) -> Bool {
+    let type = kind.rawValue
+    return app.utf8.withContiguousStorageIfAvailable { a in
+      id.utf8.withContiguousStorageIfAvailable { i in
+        type.utf8.withContiguousStorageIfAvailable { k in
+          RowCursor.write(&o, room: RowCursor.fixedRoom + k.count + a.count + i.count) { c in
+            c.byte(UInt8(ascii: "["))
+            c.integer(sequence)
+            c.byte(UInt8(ascii: ","))
+            guard c.plainQuoted(k) else { return false }
+            c.byte(UInt8(ascii: ","))
+            guard c.plainQuoted(a) else { return false }
+            c.byte(UInt8(ascii: ","))
+            c.integer(date.milliseconds)
+            c.ascii(#",[["identifier","s","#)
+            guard c.plainQuoted(i) else { return false }
             if let next {
               c.ascii(#"],["nextTriggerDate","d","#)
               c.integer(next.milliseconds)
             }
-            c.ascii("]]}")
+            c.ascii("]]]")
             return true
           }
-        }
-      }
-    }
+        } ?? false
+      } ?? false
+    } ?? false
   }
 
   /// Any event, field by field.
-  static func eventRowFields(_ e: Event, into o: inout [UInt8]) {
-    JSONWriter.appendASCII(#"{"seq":"#, to: &o)
+  static func eventRowFields(_ e: borrowing Event, into o: inout [UInt8]) {
+    o.append(UInt8(ascii: "["))
     JSONWriter.appendInteger(e.sequence, to: &o)
-    JSONWriter.appendASCII(#","type":"#, to: &o)
+    o.append(UInt8(ascii: ","))
     JSONWriter.appendString(e.kind.rawValue, to: &o)
-    JSONWriter.appendASCII(#","app":"#, to: &o)
+    o.append(UInt8(ascii: ","))
     JSONWriter.appendString(e.app, to: &o)
-    JSONWriter.appendASCII(#","date":"#, to: &o)
+    o.append(UInt8(ascii: ","))
     JSONWriter.appendInteger(e.date.milliseconds, to: &o)
-    JSONWriter.appendASCII(#","fields":["#, to: &o)
+    JSONWriter.appendASCII(",[", to: &o)
     var first = true
     e.forEachField { name, value in
       if !first { o.append(UInt8(ascii: ",")) }
@@ -97,14 +111,24 @@ extension StateCodec {
       }
       o.append(UInt8(ascii: "]"))
     }
-    JSONWriter.appendASCII("]}", to: &o)
+    JSONWriter.appendASCII("]]", to: &o)
   }
 
   static func decodeEvent(_ v: JSONValue) throws(Corrupt) -> Event {
-    guard let seq = v["seq"]?.intValue, seq > 0,
-      let kind = v["type"]?.stringValue.flatMap(Event.Kind.init(rawValue:)),
-      let app = v["app"]?.stringValue, let date = v["date"]?.intValue, let fields = v["fields"]?.arrayValue
-    else { throw Corrupt(description: "event: expected {seq, type, app, date, fields}") }
+    if let parts = v.arrayValue {
+      guard parts.count == 5 else { throw Corrupt(description: "event: expected [seq, type, app, date, fields]") }
+      return try decodeEvent(seq: parts[0], type: parts[1], app: parts[2], date: parts[3], fields: parts[4])
+    }
+    return try decodeEvent(seq: v["seq"], type: v["type"], app: v["app"], date: v["date"], fields: v["fields"])
+  }
+
+  private static func decodeEvent(
+    seq: JSONValue?, type: JSONValue?, app: JSONValue?, date: JSONValue?, fields: JSONValue?
+  ) throws(Corrupt) -> Event {
+    guard let seq = seq?.intValue, seq > 0,
+      let kind = type?.stringValue.flatMap(Event.Kind.init(rawValue:)),
+      let app = app?.stringValue, let date = date?.intValue, let fields = fields?.arrayValue
+    else { throw Corrupt(description: "event: expected seq, type, app, date, fields") }
     var decoded: [(String, Event.Value)] = []
     for field in fields {
       guard let parts = field.arrayValue, parts.count == 3, let name = parts[0].stringValue,

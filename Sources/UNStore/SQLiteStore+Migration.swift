@@ -27,6 +27,9 @@ extension SQLiteStore {
       try splitSharedNumberedTable()
       try exec("PRAGMA user_version=\(Self.schemaVersion)")
       try exec("COMMIT")
+    case 3:
+      // Its rows are read as they are: only the number changes.
+      try exec("PRAGMA user_version=\(Self.schemaVersion)")
     case Self.schemaVersion:
       break
     default:

@@ -98,7 +98,8 @@ extension SQLiteStore {
       stmt, index, (base + range.lowerBound).assumingMemoryBound(to: CChar.self), Int32(range.count), nil)
   }
 
-  /// Up to `rowsPerStatement` puts: one statement when the chunk is full, else one per row.
+  /// Up to `rowsPerStatement` puts: one statement when the chunk is full (the app bound
+  /// once when all its rows are one app's), else one per row.
   private func putNumberedChunk(
     _ table: NumberedTable, _ chunk: ArraySlice<ChangeList.Entry>, _ base: UnsafeRawPointer
   ) -> Int32 {
@@ -106,6 +107,21 @@ extension SQLiteStore {
       sqlite3_bind_int64(stmt, first, Int64(bitPattern: row.number))
       text(stmt, first + 1, row.app, base)
       sqlite3_bind_blob(stmt, first + 2, base + row.value.lowerBound, Int32(row.value.count), nil)
+    }
+    if chunk.count == Self.rowsPerStatement, let app = chunk.first?.app,
+      chunk.allSatisfy({ same($0.app, app, base) })
+    {
+      let stmt = table.putRowsOfOneApp
+      text(stmt, 1, app, base)
+      var k: Int32 = 2
+      for row in chunk {
+        sqlite3_bind_int64(stmt, k, Int64(bitPattern: row.number))
+        sqlite3_bind_blob(stmt, k + 1, base + row.value.lowerBound, Int32(row.value.count), nil)
+        k += 2
+      }
+      let rc = sqlite3_step(stmt)
+      sqlite3_reset(stmt)
+      return rc
     }
     if chunk.count == Self.rowsPerStatement {
       var k: Int32 = 1

@@ -10,6 +10,9 @@ final class NumberedTable {
   let putOne: OpaquePointer?
   /// `rowsPerStatement` rows at a time.
   let putRows: OpaquePointer?
+  /// `rowsPerStatement` rows of one app, which is bound once (`?1`): the usual chunk, as
+  /// a burst of requests is mostly one app's.
+  let putRowsOfOneApp: OpaquePointer?
   let deleteOne: OpaquePointer?
   let deleteRows: OpaquePointer?
   let deleteRange: OpaquePointer?
@@ -21,6 +24,9 @@ final class NumberedTable {
     putRows = try prepare(
       "INSERT OR REPLACE INTO \(t) (num, app, value) VALUES "
         + (0..<n).map { "(?\(3 * $0 + 1), ?\(3 * $0 + 2), ?\(3 * $0 + 3))" }.joined(separator: ", "))
+    putRowsOfOneApp = try prepare(
+      "INSERT OR REPLACE INTO \(t) (num, app, value) VALUES "
+        + (0..<n).map { "(?\(2 * $0 + 2), ?1, ?\(2 * $0 + 3))" }.joined(separator: ", "))
     deleteOne = try prepare("DELETE FROM \(t) WHERE num = ?1")
     deleteRows = try prepare(
       "DELETE FROM \(t) WHERE num IN (" + (0..<n).map { "?\($0 + 1)" }.joined(separator: ", ") + ")")
@@ -28,7 +34,7 @@ final class NumberedTable {
   }
 
   func finalize() {
-    for stmt in [putOne, putRows, deleteOne, deleteRows, deleteRange] { sqlite3_finalize(stmt) }
+    for stmt in [putOne, putRows, putRowsOfOneApp, deleteOne, deleteRows, deleteRange] { sqlite3_finalize(stmt) }
   }
 }
 

@@ -13,7 +13,10 @@ public final class SQLiteStore: StateStore {
 
   /// 2: numbered rows (`StoreChange.putNumbered`, pending requests) in their own table.
   /// 3: each numbered table in a tree of its own (`NumberedTable`).
-  public static let schemaVersion: Int32 = 3
+  /// 4: the same tables; the server writes its pending and event rows in a shorter form
+  /// that a daemon understanding only version 3 cannot read (it reads both), so such a
+  /// daemon refuses the file instead of reporting it corrupt.
+  public static let schemaVersion: Int32 = 4
   static let createRows =
     "CREATE TABLE rows (tbl TEXT NOT NULL, app TEXT NOT NULL, key TEXT NOT NULL, value BLOB NOT NULL, PRIMARY KEY (tbl, app, key)) WITHOUT ROWID"
   /// Version 2's one table of numbered rows, made again only to migrate a version 1 file.
@@ -57,7 +60,8 @@ public final class SQLiteStore: StateStore {
       throw StoreError("\(directory) is not a directory")
     }
     let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
-    guard sqlite3_open_v2(path, &db, flags, nil) == SQLITE_OK else {
+    // The log's frames are handed to the kernel once per commit (walbuffer.h).
+    guard sqlite3_open_v2(path, &db, flags, uncenter_wal_vfs()) == SQLITE_OK else {
       let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
       sqlite3_close(db)
       db = nil
@@ -117,6 +121,8 @@ public final class SQLiteStore: StateStore {
     try loadTableNames()
     begin = try prepare("BEGIN IMMEDIATE")
     end = try prepare("COMMIT")
+    // A migration's commit, written out like every other.
+    guard uncenter_wal_flush(db) == SQLITE_OK else { throw fail("writing the log") }
   }
 
   /// The distinct table names, one index seek each (`tbl > previous`), not a scan.
@@ -189,6 +195,8 @@ public final class SQLiteStore: StateStore {
       forgetNumberedTables()
       throw error
     }
+    // The commit's frames are in the log's buffer: to the kernel before the answers go.
+    guard uncenter_wal_flush(db) == SQLITE_OK else { throw fail("writing the log") }
   }
 
   /// The statements of numbered table `name`, which is created if it is new (inside the

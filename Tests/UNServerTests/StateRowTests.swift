@@ -26,8 +26,7 @@ final class StateRowTests: XCTestCase {
     let row = try roundTrip(pending(Content(), .timeInterval(try TimeIntervalTrigger(seconds: 60, repeats: true))))
     XCTAssertEqual(
       row,
-      #"{"request":{"identifier":"id-\"1\"","content":{},"trigger":{"type":"timeInterval","timeInterval":60,"#
-        + #""repeats":true}},"anchor":1767254400000,"next":1767254460000,"added":42}"#)
+      #"["id-\"1\"",{},{"type":"timeInterval","timeInterval":60,"repeats":true},1767254400000,1767254460000,42]"#)
   }
 
   func testEveryContentFieldRoundTrips() throws {
@@ -145,13 +144,27 @@ final class StateRowTests: XCTestCase {
       for bad: UInt8 in [0x00, 0x1F, 0x22, 0x5C] {
         for at in 0..<max(length, 1) {
           var text = [UInt8](repeating: UInt8(ascii: "a"), count: max(length, 1))
-          XCTAssertTrue(text.withUnsafeBufferPointer { RowCursor.isPlain($0) })
+          XCTAssertNotNil(quoted(text))
           text[at] = bad
-          XCTAssertFalse(text.withUnsafeBufferPointer { RowCursor.isPlain($0) }, "\(bad) at \(at) of \(text.count)")
+          XCTAssertNil(quoted(text), "\(bad) at \(at) of \(text.count)")
         }
       }
     }
-    XCTAssertTrue(Array("é ~\u{7F}".utf8).withUnsafeBufferPointer { RowCursor.isPlain($0) })
+    // Copied as tested: the same bytes, quoted, whatever the length.
+    for length in 0..<40 {
+      let text = (0..<length).map { UInt8(ascii: "a") + UInt8($0 % 26) }
+      XCTAssertEqual(quoted(text), "\"" + String(decoding: text, as: UTF8.self) + "\"")
+    }
+    XCTAssertEqual(quoted(Array("é ~\u{7F} and more é".utf8)), "\"é ~\u{7F} and more é\"")
+  }
+
+  /// `text` written by `RowCursor.plainQuoted`, nil when it refuses it.
+  private func quoted(_ text: [UInt8]) -> String? {
+    var row: [UInt8] = []
+    let plain = RowCursor.write(&row, room: text.count + 2) { c in
+      text.withUnsafeBufferPointer { c.plainQuoted($0) }
+    }
+    return plain ? String(decoding: row, as: UTF8.self) : nil
   }
 
   /// The globals row written straight as bytes is the same as the value's encoding.
@@ -188,7 +201,34 @@ final class StateRowTests: XCTestCase {
     c.interruptionLevel = .active
     c.relevanceScore = 0
     let row = try roundTrip(pending(c, nil))
-    XCTAssertTrue(row.contains(#""content":{"title":"Standup"}"#), row)
+    XCTAssertTrue(row.contains(#",{"title":"Standup"},"#), row)
+  }
+
+  /// Rows as written before schema 4, objects with named members, still read back.
+  func testRowsOfTheEarlierFormLoad() throws {
+    var c = Content()
+    c.title = "Standup"
+    c.userInfo = JSONText(bytes: Array(#"{"seq":1}"#.utf8))
+    var p = pending(c, .timeInterval(try TimeIntervalTrigger(seconds: 60, repeats: true)))
+    p.request.identifier = "r-1"
+    let earlier =
+      #"{"request":{"identifier":"r-1","content":{"title":"Standup","userInfo":{"seq":1}},"#
+      + #""trigger":{"type":"timeInterval","timeInterval":60,"repeats":true}},"#
+      + #""anchor":1767254400000,"next":1767254460000,"added":42}"#
+    XCTAssertEqual(try StateCodec.decodePending(try JSONParser.parse(Array(earlier.utf8))), p)
+    XCTAssertEqual(
+      String(decoding: StateCodec.pendingRow(p), as: UTF8.self),
+      #"["r-1",{"title":"Standup","userInfo":{"seq":1}},{"type":"timeInterval","timeInterval":60,"repeats":true},"#
+        + #"1767254400000,1767254460000,42]"#)
+    var e = Event(.scheduled, app: "a", date: t0, identifier: "n1", nextTriggerDate: t0.adding(milliseconds: 5))
+    e.sequence = 7
+    let earlierEvent =
+      #"{"seq":7,"type":"scheduled","app":"a","date":1767254400000,"#
+      + #""fields":[["identifier","s","n1"],["nextTriggerDate","d",1767254400005]]}"#
+    XCTAssertEqual(try StateCodec.decodeEvent(try JSONParser.parse(Array(earlierEvent.utf8))), e)
+    XCTAssertEqual(
+      String(decoding: StateCodec.eventRow(e), as: UTF8.self),
+      #"[7,"scheduled","a",1767254400000,[["identifier","s","n1"],["nextTriggerDate","d",1767254400005]]]"#)
   }
 
   /// The time-interval trigger a row holds reads back as the same trigger, whole and

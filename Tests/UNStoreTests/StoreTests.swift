@@ -42,6 +42,30 @@ final class StoreTests: XCTestCase {
     XCTAssertEqual(try store.loadAll().filter { $0.table == "queue" }, [row("queue", "a", "7", "SEVEN")])
   }
 
+  /// The log's frames are gathered in memory while a commit is written, and reach the
+  /// log file before `commit` returns: a copy of the files taken then, as a crash of the
+  /// process would leave them, holds every commit, one of many pages and one of a row.
+  func testACommitIsInTheLogFileWhenCommitReturns() throws {
+    let store = try SQLiteStore(directory: directory, durability: .normal)
+    var changes: [StoreChange] = []
+    for n in 1...2_000 as ClosedRange<UInt64> {
+      changes.append(.putNumbered(table: "p", app: "a", number: n, value: Array(repeating: UInt8(n % 251), count: 900)))
+    }
+    try store.commit(changes)
+    try store.commit([.put(row("t", "a", "k", "last"))])
+    let copy = directory + "/copy"
+    try FileManager.default.createDirectory(atPath: copy, withIntermediateDirectories: true)
+    for name in ["uncenter.db", "uncenter.db-wal"] {
+      try FileManager.default.copyItem(atPath: directory + "/" + name, toPath: copy + "/" + name)
+    }
+    store.close()
+    let rows = try SQLiteStore(directory: copy, durability: .normal).loadAll()
+    XCTAssertEqual(rows.count, 2_001)
+    XCTAssertEqual(
+      rows.first { $0.table == "p" && $0.key == "1999" }?.value, Array(repeating: UInt8(1_999 % 251), count: 900))
+    XCTAssertEqual(rows.last, row("t", "a", "k", "last"))
+  }
+
   /// `deleteApp` reaches the tables a previous run created, not only those this run wrote.
   func testDeleteAppAfterReopeningReachesEveryTable() throws {
     var store: SQLiteStore? = try SQLiteStore(directory: directory, durability: .normal)
@@ -185,7 +209,7 @@ final class StoreTests: XCTestCase {
   /// Long runs of numbered puts and deletes (written several rows per statement by the
   /// SQLite store) end in the same rows as the memory store's one-by-one changes: later
   /// changes of a number win, deletes (ranges of consecutive numbers, or any numbers)
-  /// reach only their table, partial chunks included
+  /// reach only their table, partial chunks and chunks of one app or several included
   /// (numbers are unique across tables, as the server assigns them).
   func testLongNumberedRunsMatchTheMemoryStore() throws {
     var changes: [StoreChange] = []
@@ -195,6 +219,10 @@ final class StoreTests: XCTestCase {
     }
     for n in 1...40 as ClosedRange<UInt64> {
       changes.append(.putNumbered(table: "p", app: "z", number: 200 + n, value: Array("w\(n)".utf8)))
+    }
+    // Full chunks of one app (bound once) and of two.
+    for n in 1...40 as ClosedRange<UInt64> {
+      changes.append(.putNumbered(table: "p", app: "m\(n % 2)", number: 300 + n, value: Array("m\(n)".utf8)))
     }
     for n in 1...70 as ClosedRange<UInt64> { changes.append(.deleteNumbered(table: "p", number: n)) }
     for n in 211...235 as ClosedRange<UInt64> { changes.append(.deleteNumbered(table: "p", number: n)) }
@@ -211,7 +239,7 @@ final class StoreTests: XCTestCase {
     XCTAssertEqual(
       stored.sorted { ($0.table, $0.key) < ($1.table, $1.key) },
       try memory.loadAll().sorted { ($0.table, $0.key) < ($1.table, $1.key) })
-    XCTAssertEqual(stored.count, 47)
+    XCTAssertEqual(stored.count, 87)
     sqlite.close()
   }
 }
