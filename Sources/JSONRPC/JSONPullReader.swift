@@ -144,8 +144,9 @@ public struct JSONPullReader {
   /// as compact JSON in the usual order has them, they are compared as words instead
   /// of scanned, with the same result and cursor.  Anything else is `nextMember`'s.
   /// `likely` must be plain ASCII with no quote, backslash or control byte (a name the
-  /// caller knows, such as `identifier`).
-  @inlinable
+  /// caller knows, such as `identifier`).  Always inlined, so the name's length and
+  /// words are constants at each call site instead of read from the StaticString.
+  @inlinable @inline(__always)
   public mutating func nextMember(_ first: inout Bool, likely: StaticString) -> Member {
     let n = likely.utf8CodeUnitCount
     let at = reader.index

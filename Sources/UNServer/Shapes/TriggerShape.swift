@@ -63,7 +63,16 @@ enum TriggerShape {
     var seconds: Double?
     var repeats = false
     while true {
-      switch r.nextMember(&first) {
+      // The next member is guessed in the order clients usually send them (type,
+      // timeInterval, repeats): comparing the expected name costs less than scanning it.
+      let member: JSONPullReader.Member
+      switch seen {
+      case 0: member = r.nextMember(&first, likely: "type")
+      case 1: member = r.nextMember(&first, likely: "timeInterval")
+      case 3: member = r.nextMember(&first, likely: "repeats")
+      default: member = r.nextMember(&first)
+      }
+      switch member {
       case .other:
         return nil
       case .end:
