@@ -119,7 +119,7 @@ struct PendingRecordLayout {
     @inline(__always)
     func put(_ bytes: UnsafeBufferPointer<UInt8>) {
       guard let from = bytes.baseAddress else { return }
-      Self.copy(from, bytes.count, to: at)
+      ShortCopy.copy(from, bytes.count, to: at)
       at += bytes.count
     }
     r.withText(0, put)
@@ -128,30 +128,5 @@ struct PendingRecordLayout {
     r.withText(3, put)
     r.withText(4, put)
     r.withText(5, put)
-  }
-
-  /// Copies `n` bytes: up to sixteen (most fields) with two overlapping moves in place,
-  /// more with `memmove` (whose call cost more than the copy of a short field).
-  @inline(__always)
-  static func copy(_ from: UnsafePointer<UInt8>, _ n: Int, to: UnsafeMutablePointer<UInt8>) {
-    let source = UnsafeRawPointer(from)
-    let target = UnsafeMutableRawPointer(to)
-    if n >= 8, n <= 16 {
-      let head = source.loadUnaligned(as: UInt64.self)
-      let tail = source.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self)
-      target.storeBytes(of: head, as: UInt64.self)
-      target.storeBytes(of: tail, toByteOffset: n - 8, as: UInt64.self)
-    } else if n >= 4, n < 8 {
-      let head = source.loadUnaligned(as: UInt32.self)
-      let tail = source.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self)
-      target.storeBytes(of: head, as: UInt32.self)
-      target.storeBytes(of: tail, toByteOffset: n - 4, as: UInt32.self)
-    } else if n > 0, n < 4 {
-      to[0] = from[0]
-      to[n / 2] = from[n / 2]
-      to[n - 1] = from[n - 1]
-    } else if n > 16 {
-      to.update(from: from, count: n)
-    }
   }
 }

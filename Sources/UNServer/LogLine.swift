@@ -155,27 +155,11 @@ public struct LogLine: ~Copyable {
     native.withUTF8 { append(copying: $0) }
   }
 
-  /// Bytes copied in: up to sixteen (nearly every value) with two overlapping moves,
-  /// more with `memmove` (whose call costs more than a short copy).
+  /// Bytes copied in (`ShortCopy`: nearly every value is short).
   @inline(__always)
   private mutating func append(copying bytes: UnsafeBufferPointer<UInt8>) {
-    let n = bytes.count
-    guard n > 0, let from = bytes.baseAddress else { return }
-    let source = UnsafeRawPointer(from)
-    let target = UnsafeMutableRawPointer(reserve(n))
-    if n >= 8, n <= 16 {
-      let head = source.loadUnaligned(as: UInt64.self)
-      let tail = source.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self)
-      target.storeBytes(of: head, as: UInt64.self)
-      target.storeBytes(of: tail, toByteOffset: n - 8, as: UInt64.self)
-    } else if n >= 4, n < 8 {
-      let head = source.loadUnaligned(as: UInt32.self)
-      let tail = source.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self)
-      target.storeBytes(of: head, as: UInt32.self)
-      target.storeBytes(of: tail, toByteOffset: n - 4, as: UInt32.self)
-    } else {
-      target.copyMemory(from: source, byteCount: n)
-    }
+    guard let from = bytes.baseAddress, !bytes.isEmpty else { return }
+    ShortCopy.copy(from, bytes.count, to: reserve(bytes.count))
   }
 
   /// The value is copied in first and checked in place: nearly every value is plain
