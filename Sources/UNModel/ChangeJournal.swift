@@ -1,6 +1,7 @@
 /// What changed since the last commit, so a durable store writes only that (a pending
 /// request, not the app's whole schedule).
-public struct ChangeSet: Sendable {
+/// Not `Sendable`: it holds live pending records (`PendingSnapshot`).
+public struct ChangeSet {
   public struct Key: Hashable, Sendable {
     public var app: String
     public var identifier: String
@@ -57,12 +58,17 @@ public final class ChangeJournal {
   func categories(_ app: String) { if isEnabled { set.categories.insert(app) } }
   func strings(_ app: String) { if isEnabled { set.strings.insert(app) } }
   /// A pending request was added, replaced or moved: `record` is it now, `removed` the
-  /// addition sequence of the one it replaced (nil when none).  The record is copied: the
-  /// live one changes in place later, the copy is what the store writes.
+  /// addition sequence of the one it replaced (nil when none).  The live record is kept,
+  /// not a copy: its row is encoded when the batch is taken, on the loop, from what the
+  /// record holds then.  A record changed again later in the batch (replaced in place,
+  /// moved to its next date) has a later entry of its own, so the last put of each row
+  /// number is the request as it is at the end of the batch, which is all the store
+  /// keeps; an earlier entry written with the record's newer number is put again by
+  /// that later entry.
   func pending(_ app: String, _ record: PendingRecord, removed sequence: UInt64?) {
     guard isEnabled else { return }
     if let sequence { set.pending.append(.removed(sequence)) }
-    set.pending.append(.stored(PendingSnapshot(app: app, record: record.clone())))
+    set.pending.append(.stored(PendingSnapshot(app: app, record: record)))
   }
   /// A pending request left; `sequence` numbers its stored row.
   func pendingRemoved(_ sequence: UInt64) {

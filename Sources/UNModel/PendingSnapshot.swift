@@ -1,14 +1,10 @@
-/// A pending request as it was when it changed, for a durable store to write on its own
-/// thread: the loop records it by copying the request's compact record (one allocation),
-/// and the store's writer reads it through `view` and encodes the row there.
+/// A pending request that changed, for a durable store: the app and the schedule's live
+/// record, read in place (`view`) when the batch is encoded, on the loop thread, at the
+/// end of the iteration that changed it (`ChangeJournal.pending` says why the live
+/// record is enough).
 ///
-/// `@unchecked Sendable` (a `PendingRecord` is a `ManagedBuffer`, which is not): the
-/// record is a private copy made when the change was recorded.  No schedule holds it and
-/// nothing writes to it after the copy (a `PendingView` only reads), so whichever
-/// thread holds the snapshot reads memory no other thread changes.  What its header
-/// references (`PendingRareFields`: the boxed trigger and the content's extras) is
-/// immutable and `Sendable`, shared by the live record and the copy.
-public struct PendingSnapshot: @unchecked Sendable {
+/// Not `Sendable`: the record is the schedule's own, which the loop goes on mutating.
+public struct PendingSnapshot {
   public let app: String
   let record: PendingRecord
 
@@ -24,7 +20,7 @@ public struct PendingSnapshot: @unchecked Sendable {
 }
 
 /// One change to an app's pending requests, in a `ChangeSet`.
-public enum PendingChange: Sendable {
+public enum PendingChange {
   /// The request as it is now (added, replaced or moved to its next date).
   case stored(PendingSnapshot)
   /// The request with this addition sequence is gone (removed, or replaced by another).

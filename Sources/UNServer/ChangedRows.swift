@@ -1,20 +1,22 @@
 import UNModel
 import UNStore
 
-/// One iteration's changes as the loop hands them to the store's writer: the keyed rows
-/// already encoded, and the pending-request snapshots and events as recorded.  The
-/// writer turns them into numbered changes (and their rows into bytes) when it commits,
-/// so the loop's share of a `scheduleLocal` is copying its record.
-struct ChangedRows: StoreBatch {
+/// One batch's changes as the loop takes them from the center: the keyed rows already
+/// encoded, and the pending requests and events as recorded.  `append(to:)` encodes the
+/// rest into the `ChangeList` that goes to the store's writer thread, on the loop, when
+/// the batch is submitted (`Commits.submit`): the pending records are the live ones,
+/// read as they are at that moment (`ChangeJournal.pending`).
+struct ChangedRows {
   var keyed: [StoreChange]
   var pending: [PendingChange]
   var events: [Event]
   var forgottenEvents: [UInt64]
 
-  /// Runs on the writer thread: each row is written straight into the list's buffer.
-  /// The changes are read in place, not copied out of their arrays: a copy of an event or
-  /// snapshot retains its strings and record, whose reference counts the loop thread
-  /// also touches (a cache line moved between the cores for each).
+  /// About how many numbered rows `append(to:)` writes.
+  var rowCount: Int { pending.count + events.count + forgottenEvents.count }
+
+  /// Each row is written straight into the list's buffer.  The changes are read in place,
+  /// not copied out of their arrays.
   func append(to out: inout ChangeList) {
     for change in keyed { out.append(change) }
     // Pending rows are numbered by their addition sequence; their changes apply in the

@@ -34,12 +34,24 @@ final class Commits {
     wake = { [unowned self] in self.writerProgressed() }
   }
 
-  /// End of an iteration: what changed goes to the writer as the next commit.
+  /// End of an iteration: what changed goes to the writer as the next commit.  Its rows
+  /// are encoded here, on the loop, into one list of bytes: the writer then reads no
+  /// memory the loop also uses.  Handed pending records and events instead (and encoding
+  /// them on its own thread), the writer touched the reference counts of strings and
+  /// records the loop kept using, and freed the loop's allocations into the loop's malloc
+  /// arena under its lock: both threads waited on each other for ~0.8 µs per request,
+  /// more than the rows cost to encode (~0.2 µs).
   func submit() {
     guard !failed else { return }
     guard let changes = Persistence.takeChanges(from: center) else { return }
-    writer.submit(changes, batch: order.next())
+    var list = ChangeList(rows: changes.rowCount, rowBytes: Self.typicalRowBytes)
+    changes.append(to: &list)
+    writer.submit(list, batch: order.next())
   }
+
+  /// About the bytes of a pending or event row with its names (a `scheduleLocal`'s are
+  /// ~230 and ~110).
+  static let typicalRowBytes = 192
 
   /// After one connection's input was handled: a batch of `earlyRows` rows or more goes
   /// to the writer now rather than at the end of the iteration, so the writer commits it

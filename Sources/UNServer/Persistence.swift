@@ -88,9 +88,9 @@ final class Persistence {
   }
 
   /// What changed since the last call, nil when nothing did.  The rare rows (apps,
-  /// globals, ...) are read from the center and encoded here, on the loop thread; pending
-  /// requests and events, a row or two per request, are handed over as they were
-  /// recorded (snapshots and values) and become changes where the batch is committed.
+  /// globals, ...) are read from the center and encoded here; pending requests and
+  /// events, a row or two per request, are encoded by `ChangedRows.append(to:)` when the
+  /// batch is submitted.  Both on the loop thread.
   static func takeChanges(from center: Center) -> ChangedRows? {
     let changes = center.takeChanges()
     guard !changes.isEmpty else { return nil }

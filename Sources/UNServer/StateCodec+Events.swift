@@ -24,9 +24,8 @@ extension StateCodec {
     withUnsafePointer(to: e) { eventRow(at: $0, into: &o) }
   }
 
-  /// Runs on the store's writer thread (`ChangedRows`), on the event where the batch
-  /// holds it: not copied (a copy retains its strings, whose reference counts the loop
-  /// thread also touches).
+  /// On the event where the batch holds it (`ChangedRows`): not copied, which would
+  /// retain and release its strings.
   static func eventRow(at e: UnsafePointer<Event>, into o: inout [UInt8]) {
     if let fields = e.pointee.identifierFields,
       plainEventRow(

@@ -47,7 +47,7 @@ extension StateCodec {
     return o
   }
 
-  /// Runs on the store's writer thread, from a `PendingSnapshot` (`ChangedRows`).
+  /// From a `PendingSnapshot` (`ChangedRows`), on the loop thread.
   static func pendingRow(_ v: PendingView, into o: inout [UInt8]) {
     guard v.hasOnlyCommonContent, case .timeInterval(let t)? = v.trigger else { return pendingRow(v.entry, into: &o) }
     if plainPendingRow(v, t, &o) { return }

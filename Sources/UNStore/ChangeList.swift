@@ -1,10 +1,15 @@
-/// A commit's changes as the writer thread gathers them: numbered rows are written
-/// straight into one byte buffer (their table, app and value side by side) and recorded
-/// as plain entries that point into it, so a commit of hundreds of rows makes no
-/// per-row allocation, existential or enum copy, and the store binds each row's parts
-/// from the buffer without copying them again.  The rare keyed changes are kept as they
-/// are.  Reused from commit to commit (`removeAll` keeps the capacity).
-public struct ChangeList {
+/// A commit's changes: numbered rows are written straight into one byte buffer (their
+/// table, app and value side by side) and recorded as plain entries that point into it,
+/// so a commit of hundreds of rows makes no per-row allocation, existential or enum
+/// copy, and the store binds each row's parts from the buffer without copying them
+/// again.  The rare keyed changes are kept as they are.
+///
+/// The daemon's loop writes one per batch and hands it to the store's writer thread
+/// (`StoreWriter.submit`), which gathers the batches queued since its last commit into a
+/// list of its own, reused from commit to commit (`removeAll` keeps the capacity).  Only
+/// bytes and values cross between the threads: nothing in a list refers to memory the
+/// loop goes on using.
+public struct ChangeList: StoreBatch {
   /// One change, in commit order.  Trivial (no references), so the list copies and frees
   /// without reference counting.
   struct Entry {
@@ -27,6 +32,12 @@ public struct ChangeList {
   private var lastApp: (name: String, at: Range<Int>)?
 
   public init() {}
+
+  /// An empty list with room for about `rows` numbered rows of `rowBytes` bytes each.
+  public init(rows: Int, rowBytes: Int) {
+    entries.reserveCapacity(rows)
+    bytes.reserveCapacity(rows * rowBytes)
+  }
 
   public var isEmpty: Bool { entries.isEmpty }
 
@@ -85,6 +96,41 @@ public struct ChangeList {
     let start = bytes.count
     bytes.append(contentsOf: text.utf8)
     return start..<bytes.count
+  }
+
+  /// Appends `other`'s changes after this list's (`StoreBatch`): its bytes in one copy,
+  /// its entries moved by where those bytes land.
+  public func append(to list: inout ChangeList) {
+    list.append(contentsOf: self)
+  }
+
+  public mutating func append(contentsOf other: ChangeList) {
+    if entries.isEmpty && keyed.isEmpty && bytes.isEmpty {
+      // The usual case on the writer thread: one batch queued since the last commit.
+      // Only the arrays are copied; the run names stay unset (they name this list's own
+      // bytes), so a later row copies its table and app again.
+      entries.append(contentsOf: other.entries)
+      bytes.append(contentsOf: other.bytes)
+      keyed.append(contentsOf: other.keyed)
+      return
+    }
+    let shift = bytes.count
+    let keyedShift = UInt64(keyed.count)
+    bytes.append(contentsOf: other.bytes)
+    keyed.append(contentsOf: other.keyed)
+    entries.reserveCapacity(entries.count + other.entries.count)
+    for var entry in other.entries {
+      if entry.kind == .keyed {
+        entry.number += keyedShift
+      } else {
+        entry.table = entry.table.lowerBound + shift..<entry.table.upperBound + shift
+        entry.app = entry.app.lowerBound + shift..<entry.app.upperBound + shift
+        entry.value = entry.value.lowerBound + shift..<entry.value.upperBound + shift
+      }
+      entries.append(entry)
+    }
+    lastTable = nil
+    lastApp = nil
   }
 
   /// The same changes as `StoreChange`s (stores that apply them one by one).

@@ -38,7 +38,7 @@ public struct StoredRow: Sendable, Hashable {
 
 /// A numbered row's value in a `StoreChange`: bytes, or anything the store can write as
 /// bytes when it writes the row.  (The daemon's batches write their rows straight into
-/// the writer's `ChangeList` instead.)
+/// a `ChangeList` on the loop instead.)
 public protocol StoredValue: Sendable {
   /// Appends the row's bytes (called once, by the store, on the thread that writes).
   func write(into bytes: inout [UInt8])

@@ -101,9 +101,8 @@ public final class StoreWriter: Sendable {
   }
 }
 
-/// What one `submit` hands to the writer: changes, or what they are made from (the writer
-/// makes them when it commits, on its own thread, so the submitting thread only hands
-/// over values).
+/// What one `submit` hands to the writer: changes that refer to nothing the submitting
+/// thread goes on using (the daemon hands over a `ChangeList`).
 public protocol StoreBatch: Sendable {
   /// Appends the batch's changes, in the order they apply.
   func append(to changes: inout ChangeList)
