@@ -207,9 +207,7 @@ public final class Center {
 
   /// Wipes one app's state (`reset`); its connections stay bound.
   public func reset(app appId: String) {
-    changes.forget(
-      pending: apps[appId]?.pending.records.map(\.addedSequence) ?? [],
-      events: history.events(of: appId).lazy.map(\.sequence))
+    changes.forget(pending: apps[appId]?.pending.records.map(\.addedSequence) ?? [])
     apps[appId] = nil
     changes.reset(appId)
     for (id, open) in openResponses where open.app == appId {

@@ -26,9 +26,15 @@ public struct ChangeSet {
   /// Events recorded (numbered), oldest first: the history `waitFor {since}` and `watch`
   /// read survives a restart.
   public internal(set) var events: [Event] = []
-  /// The numbers of events the per-app history bound pushed out (and, at `reset`, every
-  /// event of the app): their stored rows go.
-  public internal(set) var forgottenEvents: [UInt64] = []
+  /// The events the per-app history bound pushed out, oldest first (a reset app's events
+  /// are not listed: everything stored of them goes with `resets`).
+  public internal(set) var forgottenEvents: [ForgottenEvent] = []
+
+  /// An event that left its app's history.
+  public struct ForgottenEvent {
+    public var app: String
+    public var sequence: UInt64
+  }
 
   public var isEmpty: Bool {
     apps.isEmpty && categories.isEmpty && strings.isEmpty && pending.isEmpty && delivered.isEmpty
@@ -80,16 +86,15 @@ public final class ChangeJournal {
   func queued(_ app: String) { if isEnabled { set.queued.insert(app) } }
   func event(_ event: Event, evicted: UInt64?) {
     guard isEnabled else { return }
+    if let evicted { set.forgottenEvents.append(ChangeSet.ForgottenEvent(app: event.app, sequence: evicted)) }
     set.events.append(event)
-    if let evicted { set.forgottenEvents.append(evicted) }
   }
   /// Stored rows to remove at `reset`, found from what the center holds for the app (its
-  /// pending requests' and events' numbers), so the store deletes by number instead of
-  /// scanning every row for the app's name.
-  func forget(pending sequences: some Sequence<UInt64>, events: some Sequence<UInt64>) {
+  /// pending requests' numbers), so the store deletes by number instead of scanning
+  /// every row for the app's name.  Its events go by the app (`resets`).
+  func forget(pending sequences: some Sequence<UInt64>) {
     guard isEnabled else { return }
     set.pending.append(contentsOf: sequences.lazy.map { .removed($0) })
-    set.forgottenEvents.append(contentsOf: events)
   }
   func global() { if isEnabled { set.globals = true } }
   func reset(_ app: String) {
@@ -106,6 +111,7 @@ public final class ChangeJournal {
     }
     set.delivered = set.delivered.filter { $0.app != app }
     set.events.removeAll { $0.app == app }
+    set.forgottenEvents.removeAll { $0.app == app }
   }
 
   /// Forgets what was recorded (after a restore: the store already holds it).

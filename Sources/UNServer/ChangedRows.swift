@@ -10,14 +10,17 @@ struct ChangedRows {
   var keyed: [StoreChange]
   var pending: [PendingChange]
   var events: [Event]
-  var forgottenEvents: [UInt64]
+  var forgottenEvents: [ChangeSet.ForgottenEvent]
+  /// Apps wiped by `reset` in this batch, sorted: their stored event runs go.
+  var resets: [String]
 
-  /// About how many numbered rows `append(to:)` writes.
-  var rowCount: Int { pending.count + events.count + forgottenEvents.count }
+  /// About how many bytes of rows `append(to:)` writes, in typical rows: a pending row
+  /// each, and the events (written in runs, about half a row each).
+  var rowCount: Int { pending.count + events.count / 2 + 1 }
 
   /// Each row is written straight into the list's buffer.  The changes are read in place,
   /// not copied out of their arrays.
-  func append(to out: inout ChangeList) {
+  func append(to out: inout ChangeList, runs: inout EventRuns) {
     for change in keyed { out.append(change) }
     // Pending rows are numbered by their addition sequence; their changes apply in the
     // order they happened (a row written and then removed in the same batch is gone).
@@ -25,26 +28,72 @@ struct ChangedRows {
       guard let pending = buffer.baseAddress else { return }
       for i in buffer.indices { Self.append(pending[i], to: &out) }
     }
-    // The event history: the rows of events pushed out of it go; the new ones are added.
-    // An event pushed out in the same batch it arrived in is never written: only events
-    // numbered from this batch's first one on can be such, usually none.
-    let first = events.first?.sequence ?? .max
-    let late = forgottenEvents.filter { $0 >= first }
-    let forgotten = late.isEmpty ? [] : Set(late)
-    for sequence in forgottenEvents {
-      out.deleteNumbered(table: Persistence.Table.events, number: StateCodec.eventNumberBase + sequence)
+    // The event history (`EventRuns`): a reset app's runs go; a run whose last live event
+    // left the history goes; this batch's events are added, a run per app.  An event
+    // that left the history in the same batch it arrived in is never written: only
+    // events numbered from this batch's first one on can be such, usually none.
+    for app in resets {
+      for number in runs.removeAll(of: app) { out.deleteNumbered(table: Persistence.Table.eventRuns, number: number) }
     }
-    events.withUnsafeBufferPointer { buffer in
-      // Through the pointer, whose subscript lends the element in place (the buffer's
-      // returns a copy), and the row is written from the event's address: passed as a
-      // value next to the row's `inout` buffer, the event would be copied first.
-      guard let events = buffer.baseAddress else { return }
-      for i in buffer.indices where forgotten.isEmpty || !forgotten.contains(events[i].sequence) {
-        out.putNumbered(
-          table: Persistence.Table.events, app: events[i].app, number: StateCodec.eventNumberBase + events[i].sequence
-        ) { StateCodec.eventRow(at: events + i, into: &$0) }
+    let first = events.first?.sequence ?? .max
+    var late: Set<UInt64> = []
+    for event in forgottenEvents {
+      if event.sequence >= first {
+        late.insert(event.sequence)
+      } else if let gone = runs.forgetOldest(of: event.app) {
+        out.deleteNumbered(table: Persistence.Table.eventRuns, number: gone)
       }
     }
+    events.withUnsafeBufferPointer { buffer in
+      guard let events = buffer.baseAddress else { return }
+      Self.appendRuns(events, buffer.indices, skipping: late, to: &out, runs: &runs)
+    }
+  }
+
+  /// Writes `events[indices]` (oldest first) as one run row per app, but those in `skip`.
+  static func appendRuns(
+    _ events: UnsafePointer<Event>, _ indices: Range<Int>, skipping skip: Set<UInt64>, to out: inout ChangeList,
+    runs: inout EventRuns
+  ) {
+    guard let start = indices.first else { return }
+    // Nearly always one app's events: one pass, no grouping.
+    let app = events[start].app
+    var oneApp = true
+    for i in indices where events[i].app != app {
+      oneApp = false
+      break
+    }
+    if oneApp {
+      appendRun(events, indices, app: app, skipping: skip, to: &out, runs: &runs)
+      return
+    }
+    var order: [String] = []
+    var byApp: [String: [Int]] = [:]
+    for i in indices {
+      if byApp[events[i].app] == nil { order.append(events[i].app) }
+      byApp[events[i].app, default: []].append(i)
+    }
+    for app in order { appendRun(events, byApp[app]!, app: app, skipping: skip, to: &out, runs: &runs) }
+  }
+
+  private static func appendRun(
+    _ events: UnsafePointer<Event>, _ indices: some Collection<Int>, app: String, skipping skip: Set<UInt64>,
+    to out: inout ChangeList, runs: inout EventRuns
+  ) {
+    let kept = skip.isEmpty ? Array(indices) : indices.filter { !skip.contains(events[$0].sequence) }
+    guard let first = kept.first else { return }
+    let number = StateCodec.eventNumberBase + events[first].sequence
+    out.putNumbered(table: Persistence.Table.eventRuns, app: app, number: number) { row in
+      // Each event is written from where the batch holds it: passed as a value next to
+      // the row's `inout` buffer, it would be copied first (its strings retained).
+      row.append(UInt8(ascii: "["))
+      for (k, i) in kept.enumerated() {
+        if k > 0 { row.append(UInt8(ascii: ",")) }
+        StateCodec.eventRow(at: events + i, into: &row)
+      }
+      row.append(UInt8(ascii: "]"))
+    }
+    runs.added(app: app, number: number, live: kept.count)
   }
 
   private static func append(_ change: borrowing PendingChange, to out: inout ChangeList) {

@@ -24,8 +24,12 @@ final class Commits {
   private var failed = false
 
   /// Takes the store over: from here on only the writer thread uses it.
-  init(store: StateStore, loop: EventLoop, center: Center, order: CommitOrder) throws {
+  /// Where the stored event history is (from the start-up load).
+  private var runs: EventRuns
+
+  init(store: StateStore, runs: EventRuns, loop: EventLoop, center: Center, order: CommitOrder) throws {
     self.order = order
+    self.runs = runs
     self.center = center
     // The wakeup exists before the writer thread, which only ever calls its waker.
     var wake: (() -> Void)?
@@ -45,7 +49,7 @@ final class Commits {
     guard !failed else { return }
     guard let changes = Persistence.takeChanges(from: center) else { return }
     var list = ChangeList(rows: changes.rowCount, rowBytes: Self.typicalRowBytes)
-    changes.append(to: &list)
+    changes.append(to: &list, runs: &runs)
     writer.submit(list, batch: order.next())
   }
 

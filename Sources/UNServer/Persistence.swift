@@ -15,8 +15,18 @@ final class Persistence {
     static let delivered = "delivered"
     static let queued = "queued"
     static let globals = "globals"
+    /// Schema version 4 and earlier: an event per row.  Read at start-up and rewritten
+    /// as runs (`eventRuns`).
     static let events = "events"
+    /// The event history in runs (`EventRuns`).
+    static let eventRuns = "eventruns"
   }
+
+  /// Where the stored event history is; the running daemon's `Commits` takes it over.
+  private(set) var runs = EventRuns()
+  /// Rows the start-up commit changes besides the center's: event runs none of whose
+  /// events is kept, and the event rows of schema version 4 and earlier, rewritten as runs.
+  private var startup = ChangeList()
 
   init(store: StateStore) { self.store = store }
 
@@ -24,6 +34,8 @@ final class Persistence {
   /// silently dropping state would be data loss.
   func load(into center: Center) throws {
     var snapshot = CenterSnapshot()
+    var loadedRuns: [(app: String, number: UInt64, sequences: [UInt64])] = []
+    var rowsOfEvents: [(app: String, number: UInt64)] = []
     func app(_ id: String) -> AppState {
       snapshot.apps[id] ?? AppState(appId: id, authorization: center.configuration.initialAuthorization)
     }
@@ -69,6 +81,18 @@ final class Persistence {
           try StateCodec.decodeGlobals(value, into: &snapshot)
         case Table.events:
           snapshot.events.append(try StateCodec.decodeEvent(value))
+          rowsOfEvents.append((row.app, try Self.number(row)))
+        case Table.eventRuns:
+          guard let list = value.arrayValue, !list.isEmpty else {
+            throw StateCodec.Corrupt(description: "expected a non-empty array of events")
+          }
+          var sequences: [UInt64] = []
+          for item in list {
+            let event = try StateCodec.decodeEvent(item)
+            sequences.append(event.sequence)
+            snapshot.events.append(event)
+          }
+          loadedRuns.append((row.app, try Self.number(row), sequences))
         default:
           throw StateCodec.Corrupt(description: "unknown table")
         }
@@ -77,13 +101,49 @@ final class Persistence {
       }
     }
     center.restore(snapshot)
+    restoreRuns(loadedRuns, rowsOfEvents, of: center)
+  }
+
+  private static func number(_ row: StoredRow) throws(StateCodec.Corrupt) -> UInt64 {
+    guard let number = UInt64(row.key) else { throw StateCodec.Corrupt(description: "the row has no number") }
+    return number
+  }
+
+  /// After the history is restored: how many of each stored run's events it kept
+  /// (`EventRuns`).  Rows of one event each (schema version 4 and earlier) become runs in
+  /// the start-up commit: one per app, of the events its history kept.
+  private func restoreRuns(
+    _ loaded: [(app: String, number: UInt64, sequences: [UInt64])], _ rowsOfEvents: [(app: String, number: UInt64)],
+    of center: Center
+  ) {
+    func oldestKept(_ app: String) -> UInt64 { center.history.events(of: app).first?.sequence ?? .max }
+    for run in loaded.sorted(by: { $0.number < $1.number }) {
+      let oldest = oldestKept(run.app)
+      let live = run.sequences.lazy.filter { $0 >= oldest }.count
+      if live == 0 {
+        startup.deleteNumbered(table: Table.eventRuns, number: run.number)
+      } else {
+        runs.added(app: run.app, number: run.number, live: live)
+      }
+    }
+    guard !rowsOfEvents.isEmpty else { return }
+    for row in rowsOfEvents { startup.deleteNumbered(table: Table.events, number: row.number) }
+    let fromRows = Set(rowsOfEvents.lazy.map { $0.number - StateCodec.eventNumberBase })
+    for app in Set(rowsOfEvents.lazy.map(\.app)).sorted() {
+      let kept = center.history.events(of: app).filter { fromRows.contains($0.sequence) }
+      kept.withUnsafeBufferPointer { buffer in
+        guard let base = buffer.baseAddress else { return }
+        ChangedRows.appendRuns(base, buffer.indices, skipping: [], to: &startup, runs: &runs)
+      }
+    }
   }
 
   /// Writes what changed since the last commit, in one transaction, on this thread
   /// (start-up, and tests; the running daemon commits through `Commits`).
   func commit(_ center: Center) throws {
-    var changes = ChangeList()
-    Self.takeChanges(from: center)?.append(to: &changes)
+    var changes = startup
+    startup = ChangeList()
+    Self.takeChanges(from: center)?.append(to: &changes, runs: &runs)
     try store.commit(changes)
   }
 
@@ -95,7 +155,8 @@ final class Persistence {
     let changes = center.takeChanges()
     guard !changes.isEmpty else { return nil }
     var out: [StoreChange] = []
-    for app in sorted(changes.resets) { out.append(.deleteApp(app)) }
+    let resets = sorted(changes.resets)
+    for app in resets { out.append(.deleteApp(app)) }
     for app in sorted(changes.apps) {
       guard let state = center.apps[app] else { continue }
       out.append(put(Table.app, app, "", StateCodec.app(state)))
@@ -131,7 +192,8 @@ final class Persistence {
         .put(StoredRow(table: Table.globals, app: "", key: "", value: StateCodec.globalsRow(center.snapshotGlobals()))))
     }
     return ChangedRows(
-      keyed: out, pending: changes.pending, events: changes.events, forgottenEvents: changes.forgottenEvents)
+      keyed: out, pending: changes.pending, events: changes.events, forgottenEvents: changes.forgottenEvents,
+      resets: resets)
   }
 
   /// Sorted, without a sort's setup for the set that is nearly always empty.

@@ -57,7 +57,8 @@ public final class Server {
     check = try LoopCheck(loop: loop)
     trigger = try TriggerTimer(loop: loop, center: center, log: log, metrics: metrics)
     connections = Connections(metrics: metrics)
-    let store = try Self.loadState(configuration, into: center, log: log)
+    let loaded = try Self.loadState(configuration, into: center, log: log)
+    let store = loaded?.store
     let order = store.map { _ in CommitOrder() }
     outbox = Outbox(
       connections: connections, configuration: configuration, log: log, order: order, dates: dispatcher.dates,
@@ -69,8 +70,8 @@ public final class Server {
       loop: loop, center: center, log: log, timeoutMilliseconds: configuration.presentationTimeoutMilliseconds)
     router = EffectRouter(
       center: center, connections: connections, outbox: outbox, watchers: watchers, presentations: presentations)
-    if let store, let order {
-      commits = try Commits(store: store, loop: loop, center: center, order: order)
+    if let loaded, let order {
+      commits = try Commits(store: loaded.store, runs: loaded.runs, loop: loop, center: center, order: order)
     } else {
       commits = nil
     }
@@ -96,7 +97,7 @@ public final class Server {
   /// daemon was down, and commits that before anything else runs.  Returns the store
   /// (for the writer thread) or nil without `--state`.
   private static func loadState(_ configuration: ServerConfiguration, into center: Center, log: Log) throws
-    -> StateStore?
+    -> (store: StateStore, runs: EventRuns)?
   {
     guard let directory = configuration.stateDirectory else { return nil }
     let store = try SQLiteStore(directory: directory, durability: configuration.durability)
@@ -116,7 +117,7 @@ public final class Server {
       _ = center.takeEffects()
     }
     try persistence.commit(center)
-    return store
+    return (store, persistence.runs)
   }
 
   /// Binds, serves until SIGTERM/SIGINT, cleans up.  Returns the exit status.

@@ -27,8 +27,9 @@ extension SQLiteStore {
       try splitSharedNumberedTable()
       try exec("PRAGMA user_version=\(Self.schemaVersion)")
       try exec("COMMIT")
-    case 3:
-      // Its rows are read as they are: only the number changes.
+    case 3, 4:
+      // Its rows are read as they are: only the number changes (the server rewrites the
+      // event rows of version 4 and earlier as runs when it loads them).
       try exec("PRAGMA user_version=\(Self.schemaVersion)")
     case Self.schemaVersion:
       break

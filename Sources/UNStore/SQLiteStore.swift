@@ -16,7 +16,9 @@ public final class SQLiteStore: StateStore {
   /// 4: the same tables; the server writes its pending and event rows in a shorter form
   /// that a daemon understanding only version 3 cannot read (it reads both), so such a
   /// daemon refuses the file instead of reporting it corrupt.
-  public static let schemaVersion: Int32 = 4
+  /// 5: the same tables; the server keeps its event history in runs of events, a row
+  /// per app per commit, which a version 4 daemon does not know.
+  public static let schemaVersion: Int32 = 5
   static let createRows =
     "CREATE TABLE rows (tbl TEXT NOT NULL, app TEXT NOT NULL, key TEXT NOT NULL, value BLOB NOT NULL, PRIMARY KEY (tbl, app, key)) WITHOUT ROWID"
   /// Version 2's one table of numbered rows, made again only to migrate a version 1 file.
