@@ -56,11 +56,15 @@ run: release
 # The shared example scenarios live beside the repository when it is checked out for CI.
 SHARED_SCENARIOS := $(wildcard ../shared/scenarios/*.json)
 
+# The suite runs the debug build; check-state-survives.sh checks that the release build
+# `make run` starts (and, in docker-check, the static one) keeps its state across kill -9.
 test: test-deps
 	scripts/test-install-deps.sh
 	$(SWIFT) build --build-tests $(WERROR)
 	$(MAKE) --no-print-directory lint docker-check
 	$(SWIFT) test --skip-build
+	$(SWIFT) build -c release $(WERROR)
+	scripts/check-state-survives.sh .build/release/uncenterd .build/release/unctl
 	scripts/test-desktop.sh .build/debug/uncenterd
 	.build/debug/unctl run Tests/Scenarios/*.json $(SHARED_SCENARIOS)
 

@@ -14,8 +14,8 @@ struct ChangedRows {
   /// Apps wiped by `reset` in this batch, sorted: their stored event runs go.
   var resets: [String]
 
-  /// About how many bytes of rows `append(to:)` writes, in typical rows: a pending row
-  /// each, and the events (written in runs, about half a row each).
+  /// About how many typical rows' worth of bytes `append(to:)` writes (for the list's
+  /// room): a row per pending change, and the events (in runs, about half a row each).
   var rowCount: Int { pending.count + events.count / 2 + 1 }
 
   /// Each row is written straight into the list's buffer.  The changes are read in place,

@@ -23,10 +23,10 @@ final class Commits {
   var onFailure: (StoreError) -> Void = { _ in }
   private var failed = false
 
-  /// Takes the store over: from here on only the writer thread uses it.
   /// Where the stored event history is (from the start-up load).
   private var runs: EventRuns
 
+  /// Takes the store over: from here on only the writer thread uses it.
   init(store: StateStore, runs: EventRuns, loop: EventLoop, center: Center, order: CommitOrder) throws {
     self.order = order
     self.runs = runs

@@ -105,30 +105,28 @@ public struct ChangeList: StoreBatch {
   }
 
   public mutating func append(contentsOf other: ChangeList) {
-    if entries.isEmpty && keyed.isEmpty && bytes.isEmpty {
-      // The usual case on the writer thread: one batch queued since the last commit.
-      // Only the arrays are copied; the run names stay unset (they name this list's own
-      // bytes), so a later row copies its table and app again.
-      entries.append(contentsOf: other.entries)
-      bytes.append(contentsOf: other.bytes)
-      keyed.append(contentsOf: other.keyed)
-      return
-    }
     let shift = bytes.count
     let keyedShift = UInt64(keyed.count)
     bytes.append(contentsOf: other.bytes)
     keyed.append(contentsOf: other.keyed)
-    entries.reserveCapacity(entries.count + other.entries.count)
-    for var entry in other.entries {
-      if entry.kind == .keyed {
-        entry.number += keyedShift
-      } else {
-        entry.table = entry.table.lowerBound + shift..<entry.table.upperBound + shift
-        entry.app = entry.app.lowerBound + shift..<entry.app.upperBound + shift
-        entry.value = entry.value.lowerBound + shift..<entry.value.upperBound + shift
+    if shift == 0 && keyedShift == 0 {
+      // The usual case on the writer thread, one batch queued since the last commit:
+      // the entries point where they did.
+      entries.append(contentsOf: other.entries)
+    } else {
+      entries.reserveCapacity(entries.count + other.entries.count)
+      for var entry in other.entries {
+        if entry.kind == .keyed {
+          entry.number += keyedShift
+        } else {
+          entry.table = entry.table.lowerBound + shift..<entry.table.upperBound + shift
+          entry.app = entry.app.lowerBound + shift..<entry.app.upperBound + shift
+          entry.value = entry.value.lowerBound + shift..<entry.value.upperBound + shift
+        }
+        entries.append(entry)
       }
-      entries.append(entry)
     }
+    // The run names name this list's own copies: a later row copies its table and app.
     lastTable = nil
     lastApp = nil
   }
