@@ -61,7 +61,7 @@ let package = Package(
     .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC"], exclude: ["JSONTestSuite"]),
     .testTarget(name: "UNModelTests", dependencies: ["UNModel"]),
     .testTarget(name: "UVLoopTests", dependencies: ["UVLoop"]),
-    .testTarget(name: "UNStoreTests", dependencies: ["UNStore"]),
+    .testTarget(name: "UNStoreTests", dependencies: ["UNStore", "CSQLite"]),
     .testTarget(name: "UNDesktopTests", dependencies: ["UNDesktop", "UNModel"]),
     .testTarget(name: "UNServerTests", dependencies: ["UNServer", "JSONRPC", "UNModel", "UNDesktop"]),
     .testTarget(name: "UNCenterClientTests", dependencies: ["UNCenterClient", "JSONRPC", "TestSupport"]),

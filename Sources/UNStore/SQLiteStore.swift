@@ -1,7 +1,9 @@
 import CSQLite
 import Foundation
 
-/// State in SQLite (WAL) in a directory: `uncenter.db`.  One generic table of rows keeps
+/// State in SQLite (WAL) in a directory: `uncenter.db`, with its log and shared-memory
+/// index beside it, and `uncenter.lock`, which one store at a time holds (flock) so that
+/// two daemons never write one state.  One generic table of rows keeps
 /// the schema stable while the record formats evolve; `PRAGMA user_version` numbers the
 /// schema so a later version can migrate.  `durability` picks `synchronous=NORMAL`
 /// (survives a process crash: every commit is in the WAL before the answer goes out) or
@@ -46,7 +48,17 @@ public final class SQLiteStore: StateStore {
   private var end: OpaquePointer?
   /// Pages in the write-ahead log after the last commit (the WAL hook sets it).
   private var logPages = 0
+  /// A checkpoint is asked of the checkpointer once the log holds this many pages
+  /// (SQLite's own threshold) ...
   static let checkpointPages = 1000
+  /// ... and finished by the writer if the log still grows past this many (the size the
+  /// log then stays under: ~8 MiB).
+  static let catchUpPages = 2000
+  /// Copies the log into the database while the writer commits (nil until the schema is
+  /// ready).
+  private var checkpointer: Checkpointer?
+  /// The open `uncenter.lock`, flocked for as long as the store is open.
+  private var lockFile: Int32 = -1
 
   public init(directory: String, durability: Durability) throws(StoreError) {
     path = directory.hasSuffix("/") ? directory + "uncenter.db" : directory + "/uncenter.db"
@@ -61,6 +73,21 @@ public final class SQLiteStore: StateStore {
     } else if !isDir.boolValue {
       throw StoreError("\(directory) is not a directory")
     }
+    let lockPath = (directory.hasSuffix("/") ? directory : directory + "/") + "uncenter.lock"
+    lockFile = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+    guard lockFile >= 0 else {
+      throw StoreError("cannot open \(lockPath): \(String(cString: strerror(errno)))")
+    }
+    guard flock(lockFile, LOCK_EX | LOCK_NB) == 0 else {
+      let busy = errno == EWOULDBLOCK
+      let reason = String(cString: strerror(errno))
+      Foundation.close(lockFile)
+      lockFile = -1
+      throw StoreError(
+        busy
+          ? "the state directory \(directory) is in use by another uncenterd (\(lockPath) is locked)"
+          : "cannot lock \(lockPath): \(reason)")
+    }
     let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
     // The log's frames are handed to the kernel once per commit (walbuffer.h).
     guard sqlite3_open_v2(path, &db, flags, uncenter_wal_vfs()) == SQLITE_OK else {
@@ -71,6 +98,8 @@ public final class SQLiteStore: StateStore {
     }
     do {
       try prepareSchema(durability: durability)
+      checkpointer = try Checkpointer(
+        path: path, vfs: uncenter_wal_vfs().map { String(cString: $0) }, synchronous: Self.synchronous(durability))
     } catch {
       close()
       throw error
@@ -89,6 +118,8 @@ public final class SQLiteStore: StateStore {
     guard sqlite3_exec(db, sql, nil, nil, nil) == SQLITE_OK else { throw fail(sql) }
   }
 
+  static func synchronous(_ durability: Durability) -> String { durability == .full ? "FULL" : "NORMAL" }
+
   private func prepareSchema(durability: Durability) throws(StoreError) {
     sqlite3_busy_timeout(db, 5000)
     // A corrupt or foreign file fails here, before anything is written.
@@ -99,13 +130,14 @@ public final class SQLiteStore: StateStore {
     let ok = sqlite3_step(check) == SQLITE_ROW && sqlite3_column_text(check, 0).map { String(cString: $0) } == "ok"
     sqlite3_finalize(check)
     guard ok else { throw fail("the database failed its integrity check") }
-    try exec("PRAGMA locking_mode=EXCLUSIVE")
+    // Normal locking, not exclusive: the checkpointer's connection reads the log while
+    // this one writes it (the lock file keeps other processes out).
     try exec("PRAGMA journal_mode=WAL")
-    try exec("PRAGMA synchronous=\(durability == .full ? "FULL" : "NORMAL")")
+    try exec("PRAGMA synchronous=\(Self.synchronous(durability))")
     // The write-ahead log is copied back into the database (a checkpoint, which syncs
-    // both files) by `maintain`, after the commit's answers are released, rather than by
-    // SQLite inside the commit that fills it.  The hook replaces SQLite's automatic
-    // checkpoint and records how many pages the log holds after each commit.
+    // both files) by the checkpointer, asked by `maintain`, rather than by SQLite inside
+    // the commit that fills it.  The hook replaces SQLite's automatic checkpoint and
+    // records how many pages the log holds after each commit.
     sqlite3_wal_hook(
       db,
       { context, _, _, pages in
@@ -274,20 +306,29 @@ public final class SQLiteStore: StateStore {
     sqlite3_bind_text(stmt, index, text, -1, uncenter_sqlite_transient())
   }
 
-  /// Checkpoints once the log holds `checkpointPages` pages (SQLite's own threshold);
-  /// passive: a failure leaves the pages in the log, where they stay durable, and the
-  /// next call tries again.
+  /// Once the log holds `checkpointPages` pages, asks the checkpointer for a pass; past
+  /// `catchUpPages` (the passes never caught up with the commits) finishes the copy here,
+  /// so that the next commit starts the log again.  Passive: a failure leaves the pages
+  /// in the log, where they stay durable, and a later call tries again.
   public func maintain() {
-    guard logPages >= Self.checkpointPages else { return }
-    sqlite3_wal_checkpoint_v2(db, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
-    logPages = 0
+    guard logPages >= Self.checkpointPages, let checkpointer else { return }
+    if logPages >= Self.catchUpPages {
+      checkpointer.catchUp(db)
+      logPages = 0
+    } else {
+      checkpointer.request()
+    }
   }
 
   public func close() {
+    checkpointer?.close()
+    checkpointer = nil
     for stmt in [put, delete, deleteApp, begin, end] { sqlite3_finalize(stmt) }
     (put, delete, deleteApp, begin, end) = (nil, nil, nil, nil, nil)
     forgetNumberedTables()
     if db != nil { sqlite3_close(db) }
     db = nil
+    if lockFile >= 0 { Foundation.close(lockFile) }
+    lockFile = -1
   }
 }
