@@ -15,6 +15,9 @@ final class CommitOrder {
   /// Connections with held output, in the order their output was first held.
   private var waiting: [ClientConnection] = []
 
+  /// A commit handed to the writer is not durable yet.
+  var awaitsCommit: Bool { submitted > durable }
+
   /// Numbers the next commit.
   func next() -> UInt64 {
     submitted += 1

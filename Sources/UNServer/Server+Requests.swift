@@ -72,6 +72,7 @@ extension Server {
   /// Bytes from a client: frame them, decode each message, run it, queue the answers.
   func received(_ bytes: UnsafeRawBufferPointer, from client: ClientConnection) {
     guard client.condition.isLive else { return }
+    readsThisIteration &+= 1
     if client.framing == nil { client.framing = Framer.detectFraming(bytes) }
     var earlyMark = Outbox.earlyFlushBytes
     // The fast path's scheduleLocal, read into for each message of this read.

@@ -27,6 +27,8 @@ public final class Server {
   let endpoint: Endpoint
   /// The end of every loop iteration (`endOfIteration`).
   let check: LoopCheck
+  /// Keeps the loop awake briefly after it handled requests.
+  let busyPoll: BusyPoll
   var phase = Phase.serving
 
   enum Phase {
@@ -55,6 +57,7 @@ public final class Server {
       service: ServiceLink(environment: environment, log: Log(level: configuration.logLevel)))
     loop = try EventLoop()
     check = try LoopCheck(loop: loop)
+    busyPoll = try BusyPoll(loop: loop, windowNanoseconds: UInt64(configuration.busyPollMicroseconds) * 1000)
     trigger = try TriggerTimer(loop: loop, center: center, log: log, metrics: metrics)
     connections = Connections(metrics: metrics)
     let loaded = try Self.loadState(configuration, into: center, log: log)
@@ -188,7 +191,23 @@ public final class Server {
     commits?.submit()
     outbox.flushAll()
     trigger.arm()
+    // One or two connections sent something: poll on awake for their next requests
+    // (BusyPoll).  Not when more did (waiting lets their next requests gather into one
+    // iteration's batch), nor while answers wait for the store's writer, which the cores
+    // are better left to (its commit wakes the loop anyway).
+    let reads = readsThisIteration
+    readsThisIteration = 0
+    if reads > 0 {
+      if reads <= 2 && busyPoll.window > 0 && !(commits?.order.awaitsCommit ?? false) {
+        busyPoll.worked()
+      } else {
+        busyPoll.rest()
+      }
+    }
   }
+
+  /// Reads handled in this loop iteration (`received`).
+  var readsThisIteration = 0
 
   /// SIGTERM/SIGINT: stop accepting, answer what was read, commit, flush, close, remove
   /// the socket.
@@ -207,6 +226,7 @@ public final class Server {
     commits?.finish()
     outbox.flushAll()
     check.close()
+    busyPoll.close()
     // A client that never reads must not hold the daemon up for ever.
     if let deadline = try? LoopTimer(loop: loop) {
       try? deadline.start(afterMilliseconds: 3000) { [unowned self] in

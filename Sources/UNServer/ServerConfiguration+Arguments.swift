@@ -29,6 +29,10 @@ extension ServerConfiguration {
                                 beyond it the oldest are removed, as Notification Center does
       --max-connections N       connections served at once (default 1024)
       --max-batch N             entries in one JSON-RPC batch (default 1000)
+      --busy-poll MICROSECONDS  after input from one or two connections, poll that long
+                                without sleeping for their next requests (default 100;
+                                0: sleep at once); it spares a client that calls one
+                                request at a time the wake-up of the loop's thread
       --max-outbound-bytes N    bytes queued for a client that does not read before it is
                                 disconnected (default 67108864; reading of its requests
                                 pauses at a sixteenth of it)
@@ -104,6 +108,8 @@ extension ServerConfiguration {
         config.maxConnections = try number(name, try value(name, inline: inline), min: 1)
       case "--max-batch":
         config.maxBatch = try number(name, try value(name, inline: inline), min: 1)
+      case "--busy-poll":
+        config.busyPollMicroseconds = try number(name, try value(name, inline: inline), min: 0)
       case "--max-outbound-bytes":
         config.outboundHardLimit = try number(name, try value(name, inline: inline), min: 4096)
         config.outboundSoftLimit = max(1024, config.outboundHardLimit / 16)

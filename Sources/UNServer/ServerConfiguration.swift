@@ -35,6 +35,9 @@ public struct ServerConfiguration: Sendable {
   public var clock = ClockMode.real
   public var center = CenterConfiguration()
   public var logLevel = LogLevel.info
+  /// `--busy-poll`: how long the loop polls awake after input from one or two
+  /// connections (`BusyPoll`); 0 turns it off.
+  public var busyPollMicroseconds = 100
   /// `--state DIR`: keep the state in SQLite there (memory only when nil).
   public var stateDirectory: String?
   public var durability = SQLiteStore.Durability.normal

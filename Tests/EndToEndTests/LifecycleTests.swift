@@ -102,4 +102,47 @@ final class LifecycleTests: EndToEndTestCase {
     XCTAssertTrue(d.stderr.contains("stopping"), d.stderr)
     XCTAssertTrue(c.isClosedByPeer(timeout: 10))
   }
+  /// CPU time (user + system, clock ticks) the process has used so far.
+  private func cpuTicks(_ pid: Int32) throws -> Int {
+    let stat = try String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)
+    // Fields after the parenthesised command name: state is field 3, utime 14, stime 15.
+    let fields = stat[stat.range(of: ")")!.upperBound...].split(separator: " ")
+    return Int(fields[11])! + Int(fields[12])!
+  }
+
+  /// Busy polling (`--busy-poll`, on by default) ends with the burst of requests: a
+  /// daemon answering a client one call at a time keeps answering, and once the client
+  /// stops the daemon sleeps instead of polling on (a second of idleness costs it next
+  /// to no CPU time; polling on would cost all of that second).
+  func testTheLoopSleepsOnceRequestsStop() throws {
+    let d = try startDaemon()
+    let c = try d.connect()
+    for _ in 0..<200 { try ok(c.call("ping")) }
+    usleep(100_000)
+    let before = try cpuTicks(d.process.processIdentifier)
+    sleep(1)
+    let used = try cpuTicks(d.process.processIdentifier) - before
+    XCTAssertLessThan(used, 20, "\(used) ticks of CPU time in an idle second")
+    try ok(c.call("ping"))
+  }
+
+  func testBusyPollOffIsAccepted() throws {
+    let d = try startDaemon(DaemonProcess.defaultArguments + ["--busy-poll", "0"])
+    let c = try d.connect()
+    for _ in 0..<20 { try ok(c.call("ping")) }
+  }
+
+  /// Two daemons never share a state directory: the second stops at once and says why.
+  func testASecondDaemonOnTheSameStateDirectoryStopsWithAClearMessage() throws {
+    let state = try DaemonProcess.makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: state) }
+    let first = try startDaemon(DaemonProcess.defaultArguments + ["--state", state])
+    try ok(first.connect().call("ping"))
+    let second = try DaemonProcess(
+      arguments: DaemonProcess.defaultArguments + ["--state", state], waitForSocket: false)
+    XCTAssertTrue(second.waitForExit(timeout: 10), "the second daemon kept running")
+    XCTAssertNotEqual(second.process.terminationStatus, 0)
+    XCTAssertTrue(second.stderr.contains("is in use by another uncenterd"), second.stderr)
+    try ok(first.connect().call("ping"))
+  }
 }
