@@ -37,12 +37,17 @@ struct ChangedRows {
     }
     let first = events.first?.sequence ?? .max
     var late: Set<UInt64> = []
-    for event in forgottenEvents {
-      if event.sequence >= first {
-        late.insert(event.sequence)
-      } else if let gone = runs.forgetOldest(of: event.app) {
-        out.deleteNumbered(table: Persistence.Table.eventRuns, number: gone)
+    // Counted per stretch of one app's events (usually the whole batch), then forgotten
+    // at once.
+    var i = forgottenEvents.startIndex
+    while i < forgottenEvents.endIndex {
+      let app = forgottenEvents[i].app
+      var stored = 0
+      while i < forgottenEvents.endIndex, forgottenEvents[i].app == app {
+        if forgottenEvents[i].sequence >= first { late.insert(forgottenEvents[i].sequence) } else { stored += 1 }
+        i += 1
       }
+      runs.forgetOldest(stored, of: app) { out.deleteNumbered(table: Persistence.Table.eventRuns, number: $0) }
     }
     events.withUnsafeBufferPointer { buffer in
       guard let events = buffer.baseAddress else { return }

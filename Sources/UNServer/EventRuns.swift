@@ -36,25 +36,37 @@ struct EventRuns {
     apps[app, default: Queue()].runs.append(Run(number: number, live: live))
   }
 
-  /// One of `app`'s stored events left its history: its oldest run with live events
-  /// loses one.  Returns that run's number when none is left (its row goes).
-  mutating func forgetOldest(of app: String) -> UInt64? {
-    guard var queue = apps.removeValue(forKey: app), queue.head < queue.runs.count else { return nil }
-    defer {
-      if queue.head < queue.runs.count {
-        // Dropped runs are cut off once they are half the array, so popping stays O(1).
-        if queue.head >= 64, queue.head * 2 >= queue.runs.count {
-          queue.runs.removeFirst(queue.head)
-          queue.head = 0
-        }
-        apps[app] = queue
-      }
+  /// `count` of `app`'s stored events left its history, oldest first: its oldest runs
+  /// with live events lose them.  Calls `gone` with the number of each run left with
+  /// none (its row goes), oldest first.  One lookup of the app for all of them: after
+  /// the history is full every new event pushes one out, so this runs once per batch
+  /// rather than once per request.
+  mutating func forgetOldest(_ count: Int, of app: String, gone: (UInt64) -> Void) {
+    guard count > 0, var queue = apps.removeValue(forKey: app) else { return }
+    var left = count
+    while left > 0, queue.head < queue.runs.count {
+      let taken = min(left, queue.runs[queue.head].live)
+      queue.runs[queue.head].live -= taken
+      left -= taken
+      guard queue.runs[queue.head].live == 0 else { break }
+      gone(queue.runs[queue.head].number)
+      queue.head += 1
     }
-    queue.runs[queue.head].live -= 1
-    guard queue.runs[queue.head].live == 0 else { return nil }
-    let gone = queue.runs[queue.head].number
-    queue.head += 1
-    return gone
+    guard queue.head < queue.runs.count else { return }
+    // Dropped runs are cut off once they are half the array, so popping stays O(1).
+    if queue.head >= 64, queue.head * 2 >= queue.runs.count {
+      queue.runs.removeFirst(queue.head)
+      queue.head = 0
+    }
+    apps[app] = queue
+  }
+
+  /// One of `app`'s stored events left its history (`forgetOldest(1, of:)`).  Returns
+  /// the number of the run left with none, if any.
+  mutating func forgetOldest(of app: String) -> UInt64? {
+    var emptied: UInt64?
+    forgetOldest(1, of: app) { emptied = $0 }
+    return emptied
   }
 
   /// `reset`: every run of `app`, whose rows go.

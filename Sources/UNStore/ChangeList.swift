@@ -104,14 +104,16 @@ public struct ChangeList: StoreBatch {
     list.append(contentsOf: self)
   }
 
+  public var changeList: ChangeList? { self }
+
   public mutating func append(contentsOf other: ChangeList) {
     let shift = bytes.count
     let keyedShift = UInt64(keyed.count)
     bytes.append(contentsOf: other.bytes)
     keyed.append(contentsOf: other.keyed)
     if shift == 0 && keyedShift == 0 {
-      // The usual case on the writer thread, one batch queued since the last commit:
-      // the entries point where they did.
+      // The first list gathered into an empty one (several batches queued since the
+      // last commit): the entries point where they did.
       entries.append(contentsOf: other.entries)
     } else {
       entries.reserveCapacity(entries.count + other.entries.count)

@@ -78,11 +78,16 @@ public final class StoreWriter: Sendable {
       if let last = batches.last {
         let failed = shared.withLock { $0.progress.failure != nil }
         if !failed {
-          list.removeAll()
-          for batch in batches { batch.changes.append(to: &list) }
           var committed = false
           do {
-            try store.commit(list)
+            if batches.count == 1, let only = batches[0].changes.changeList {
+              // The usual case under load: committed as it came, without a copy.
+              try store.commit(only)
+            } else {
+              list.removeAll()
+              for batch in batches { batch.changes.append(to: &list) }
+              try store.commit(list)
+            }
             shared.withLock { $0.progress.durable = last.batch }
             committed = true
           } catch {
@@ -106,6 +111,12 @@ public final class StoreWriter: Sendable {
 public protocol StoreBatch: Sendable {
   /// Appends the batch's changes, in the order they apply.
   func append(to changes: inout ChangeList)
+  /// The batch itself when it is a `ChangeList` (committed as it is), else nil.
+  var changeList: ChangeList? { get }
+}
+
+extension StoreBatch {
+  public var changeList: ChangeList? { nil }
 }
 
 extension Array: StoreBatch where Element == StoreChange {

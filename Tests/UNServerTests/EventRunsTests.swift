@@ -160,4 +160,27 @@ final class EventRunsTests: XCTestCase {
     }
     XCTAssertEqual(runs.runs(of: "c").map(\.number), [1097, 1098, 1099])
   }
+
+  /// Several events leaving at once (a batch's worth) empty the oldest runs in order and
+  /// take the rest from the next, as one at a time would.
+  func testManyEventsLeavingAtOnceMatchOneAtATime() {
+    var together = EventRuns()
+    var single = EventRuns()
+    for (number, live) in [(10, 2), (12, 3), (15, 1), (16, 4)] as [(UInt64, Int)] {
+      together.added(app: "a", number: number, live: live)
+      single.added(app: "a", number: number, live: live)
+    }
+    var emptied: [UInt64] = []
+    together.forgetOldest(6, of: "a") { emptied.append($0) }
+    let one = (0..<6).compactMap { _ in single.forgetOldest(of: "a") }
+    XCTAssertEqual(emptied, [10, 12, 15])
+    XCTAssertEqual(one, emptied)
+    XCTAssertEqual(together.runs(of: "a"), [EventRuns.Run(number: 16, live: 4)])
+    XCTAssertEqual(together.runs(of: "a"), single.runs(of: "a"))
+    // More than are stored: every run goes, and the app is forgotten.
+    together.forgetOldest(9, of: "a") { emptied.append($0) }
+    XCTAssertEqual(emptied, [10, 12, 15, 16])
+    XCTAssertEqual(together.runs(of: "a"), [])
+    together.forgetOldest(0, of: "b") { _ in XCTFail("nothing to forget") }
+  }
 }
