@@ -58,9 +58,10 @@ public final class Center {
   var deliverySequence: UInt64 = 0 {
     didSet { changes.global() }
   }
-  var additionSequence: UInt64 = 0 {
-    didSet { changes.global() }
-  }
+  /// Numbers pending requests as they are added.  Not recorded per change: the store
+  /// keeps a ceiling reserved a block at a time (`reservedAdditionSequence`), as for the
+  /// event numbers, so a `scheduleLocal` does not rewrite the globals row.
+  var additionSequence: UInt64 = 0
   var responseCounter: UInt64 = 0 {
     didSet { changes.global() }
   }
@@ -104,6 +105,8 @@ public final class Center {
   var committedClock: Instant?
   /// The event number the store holds as the ceiling of those handed out.
   var reservedEventSequence: UInt64 = 0
+  /// The addition number the store holds as the ceiling of those handed out.
+  var reservedAdditionSequence: UInt64 = 0
 
   public init(clock: any Clock, configuration: CenterConfiguration = CenterConfiguration()) {
     self.clock = clock

@@ -26,7 +26,7 @@ extension Center {
   public func snapshotGlobals() -> CenterSnapshot {
     var s = CenterSnapshot()
     s.deliverySequence = deliverySequence
-    s.additionSequence = additionSequence
+    s.additionSequence = reservedAdditionSequence
     s.responseCounter = responseCounter
     s.pushCounter = pushCounter
     s.modificationCounter = modificationCounter
@@ -48,6 +48,7 @@ extension Center {
     adopt(s.apps)
     deliverySequence = s.deliverySequence
     additionSequence = s.additionSequence
+    reservedAdditionSequence = s.additionSequence
     responseCounter = s.responseCounter
     pushCounter = s.pushCounter
     modificationCounter = s.modificationCounter

@@ -142,8 +142,8 @@ public final class ChangeJournal {
 
 extension Center {
   /// The changes since the last call; the store commits them before answers go out.
-  /// The manual clock and the event numbering are compared here rather than marked:
-  /// they move without any state type being set.
+  /// The manual clock and the event and addition numberings are compared here rather
+  /// than marked: they move without any state type being set.
   public func takeChanges() -> ChangeSet {
     if changes.isEnabled {
       if clock.isManual, clock.now != committedClock {
@@ -154,6 +154,10 @@ extension Center {
         reservedEventSequence = history.lastSequence + Self.eventSequenceBlock
         changes.global()
       }
+      if additionSequence > reservedAdditionSequence {
+        reservedAdditionSequence = additionSequence + Self.eventSequenceBlock
+        changes.global()
+      }
     }
     // An iteration that changed nothing keeps the journal as it is (and the room it
     // reserved for the next batch).
@@ -161,8 +165,9 @@ extension Center {
     return changes.take()
   }
 
-  /// Event numbers are stored as a ceiling reserved a block at a time (as a database
-  /// hands out sequence values), so recording an event does not rewrite the globals row;
-  /// after a restart numbering resumes above the ceiling and never reuses a number.
+  /// Event and addition numbers are stored as a ceiling reserved a block at a time (as a
+  /// database hands out sequence values), so recording an event or adding a request does
+  /// not rewrite the globals row; after a restart numbering resumes above the ceiling and
+  /// never reuses a number.
   static var eventSequenceBlock: UInt64 { 1_000 }
 }

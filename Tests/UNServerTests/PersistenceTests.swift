@@ -74,4 +74,48 @@ final class PersistenceTests: XCTestCase {
     try commitAndCompare("all removed")
     XCTAssertTrue(try reloaded(store).values.allSatisfy(\.isEmpty))
   }
+
+  /// Adding requests does not rewrite the globals row each commit: the store keeps a
+  /// ceiling of the addition numbers, reserved a block at a time, and after a restart
+  /// new requests are numbered above it, after every stored one.
+  func testAdditionNumbersAreReservedInBlocksAndResumeAboveTheCeiling() throws {
+    let store = GlobalsCountingStore()
+    let center = Center(clock: ManualClock(t0))
+    center.changes.isEnabled = true
+    let persistence = Persistence(store: store)
+    for n in 0..<2_500 {
+      _ = try center.schedule(app: "x", try request("r\(n)", "t", seconds: 60))
+      try persistence.commit(center)
+    }
+    let globalsWrites = store.globalsPuts
+    // 2 500 commits of one request each: the ceiling moved 3 times (at the 1st, 1 002nd
+    // and 2 003rd request).
+    XCTAssertEqual(globalsWrites, 3)
+    let reloaded = Center(clock: ManualClock(t0))
+    try Persistence(store: store).load(into: reloaded)
+    let stored = reloaded.apps["x"]!.pending.unordered.map(\.addedSequence)
+    XCTAssertEqual(stored.count, 2_500)
+    reloaded.changes.isEnabled = true
+    _ = try reloaded.schedule(app: "x", try request("new", "t", seconds: 60))
+    let added = reloaded.apps["x"]!.pending.unordered.first { $0.identifier == "new" }!.addedSequence
+    XCTAssertGreaterThan(added, stored.max()!)
+    XCTAssertGreaterThan(added, 3_000)  // above the stored ceiling, not right after the last
+  }
+}
+
+/// A memory store that counts the commits that write the globals row.
+private final class GlobalsCountingStore: StateStore {
+  let inner = MemoryStore()
+  var globalsPuts = 0
+
+  func loadAll() throws(StoreError) -> [StoredRow] { try inner.loadAll() }
+
+  func commit(_ changes: [StoreChange]) throws(StoreError) {
+    for change in changes {
+      if case .put(let row) = change, row.table == Persistence.Table.globals { globalsPuts += 1 }
+    }
+    try inner.commit(changes)
+  }
+
+  func close() {}
 }
