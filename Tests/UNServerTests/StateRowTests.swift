@@ -140,6 +140,21 @@ final class StateRowTests: XCTestCase {
       return true
     }
     XCTAssertEqual(String(decoding: huge, as: UTF8.self), String(UInt64.max))
+    // Every length, at random (the 8-digit halves of 9 to 16 digits, the general path).
+    var generator = SystemRandomNumberGenerator()
+    for digits in 1...20 {
+      for _ in 0..<200 {
+        let low: UInt64 = digits == 1 ? 0 : (1..<digits).reduce(1) { n, _ in n * 10 }
+        let high: UInt64 = digits == 20 ? .max : (0..<digits).reduce(1) { n, _ in n * 10 } - 1
+        let v = UInt64.random(in: low...max(low, high), using: &generator)
+        var row: [UInt8] = []
+        _ = RowCursor.write(&row, room: 64) { c in
+          c.integer(v)
+          return true
+        }
+        XCTAssertEqual(String(decoding: row, as: UTF8.self), String(v))
+      }
+    }
     for length in 0..<20 {
       for bad: UInt8 in [0x00, 0x1F, 0x22, 0x5C] {
         for at in 0..<max(length, 1) {
@@ -161,7 +176,8 @@ final class StateRowTests: XCTestCase {
   /// `text` written by `RowCursor.plainQuoted`, nil when it refuses it.
   private func quoted(_ text: [UInt8]) -> String? {
     var row: [UInt8] = []
-    let plain = RowCursor.write(&row, room: text.count + 2) { c in
+    // Room for the text, its quotes and the word a short text is written with.
+    let plain = RowCursor.write(&row, room: text.count + 2 + 8) { c in
       text.withUnsafeBufferPointer { c.plainQuoted($0) }
     }
     return plain ? String(decoding: row, as: UTF8.self) : nil
