@@ -110,7 +110,7 @@ struct RowCursor {
   /// The same digits as `String(value)`, written in place.  Numbers of a row are mostly
   /// 13-digit times: up to 16 digits the number is split into its high part and its last
   /// eight digits, each written with 32-bit arithmetic (~50 instructions for a time,
-  /// against ~105 a pair at a time in 64 bits, `general`).
+  /// against ~105 a pair at a time in 64 bits); longer numbers in three parts (`general`).
   mutating func integer(_ value: UInt64) {
     if value < 100_000_000 {
       upToEight(UInt32(truncatingIfNeeded: value))
@@ -169,29 +169,14 @@ struct RowCursor {
     at += 8
   }
 
-  /// Any `UInt64`: the digits are counted first, then written from the last one back,
-  /// two at a time from a table of the 100 pairs (a multiplication per pair, no copy).
+  /// 17 to 20 digits: the high part (at most 1844), then two halves of eight digits.
   private mutating func general(_ value: UInt64) {
-    let count = Self.digitCount(value)
-    let pairs = UnsafeRawPointer(Self.digitPairs.utf8Start)
-    let start = UnsafeMutableRawPointer(at)
-    var end = count
-    var v = value
-    while v >= 100 {
-      let high = v / 100
-      let pair = Int(truncatingIfNeeded: v &- high &* 100)
-      end &-= 2
-      start.storeBytes(
-        of: pairs.loadUnaligned(fromByteOffset: 2 &* pair, as: UInt16.self), toByteOffset: end, as: UInt16.self)
-      v = high
-    }
-    if v >= 10 {
-      start.storeBytes(
-        of: pairs.loadUnaligned(fromByteOffset: 2 &* Int(truncatingIfNeeded: v), as: UInt16.self), as: UInt16.self)
-    } else {
-      start.storeBytes(of: UInt8(truncatingIfNeeded: v) &+ UInt8(ascii: "0"), as: UInt8.self)
-    }
-    at += count
+    let high = value / 10_000_000_000_000_000
+    let rest = value &- high &* 10_000_000_000_000_000
+    let middle = rest / 100_000_000
+    upToEight(UInt32(truncatingIfNeeded: high))
+    eight(UInt32(truncatingIfNeeded: middle))
+    eight(UInt32(truncatingIfNeeded: rest &- middle &* 100_000_000))
   }
 
   /// "00", "01", ... "99".
@@ -201,22 +186,6 @@ struct RowCursor {
     40414243444546474849505152535455565758596061626364656667686970717273747576777879\
     8081828384858687888990919293949596979899
     """
-  }
-
-  /// How many decimal digits `value` has (1 for 0).
-  @inline(__always)
-  private static func digitCount(_ value: UInt64) -> Int {
-    var v = value
-    var count = 1
-    while v >= 10_000 {
-      v /= 10_000
-      count &+= 4
-    }
-    if v >= 100 {
-      v /= 100
-      count &+= 2
-    }
-    return v >= 10 ? count &+ 1 : count
   }
 
   mutating func integer(_ value: Int64) {
