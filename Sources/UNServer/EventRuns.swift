@@ -61,14 +61,6 @@ struct EventRuns {
     apps[app] = queue
   }
 
-  /// One of `app`'s stored events left its history (`forgetOldest(1, of:)`).  Returns
-  /// the number of the run left with none, if any.
-  mutating func forgetOldest(of app: String) -> UInt64? {
-    var emptied: UInt64?
-    forgetOldest(1, of: app) { emptied = $0 }
-    return emptied
-  }
-
   /// `reset`: every run of `app`, whose rows go.
   mutating func removeAll(of app: String) -> [UInt64] {
     guard let queue = apps.removeValue(forKey: app) else { return [] }

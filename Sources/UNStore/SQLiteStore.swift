@@ -57,8 +57,8 @@ public final class SQLiteStore: StateStore {
   /// Copies the log into the database while the writer commits (nil until the schema is
   /// ready).
   private var checkpointer: Checkpointer?
-  /// The open `uncenter.lock`, flocked for as long as the store is open.
-  private var lockFile: Int32 = -1
+  /// `uncenter.lock`, held for as long as the store is open.
+  private var lock: StateDirectoryLock?
 
   public init(directory: String, durability: Durability) throws(StoreError) {
     path = directory.hasSuffix("/") ? directory + "uncenter.db" : directory + "/uncenter.db"
@@ -73,21 +73,7 @@ public final class SQLiteStore: StateStore {
     } else if !isDir.boolValue {
       throw StoreError("\(directory) is not a directory")
     }
-    let lockPath = (directory.hasSuffix("/") ? directory : directory + "/") + "uncenter.lock"
-    lockFile = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-    guard lockFile >= 0 else {
-      throw StoreError("cannot open \(lockPath): \(String(cString: strerror(errno)))")
-    }
-    guard flock(lockFile, LOCK_EX | LOCK_NB) == 0 else {
-      let busy = errno == EWOULDBLOCK
-      let reason = String(cString: strerror(errno))
-      Foundation.close(lockFile)
-      lockFile = -1
-      throw StoreError(
-        busy
-          ? "the state directory \(directory) is in use by another uncenterd (\(lockPath) is locked)"
-          : "cannot lock \(lockPath): \(reason)")
-    }
+    lock = try StateDirectoryLock(directory: directory)
     let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
     // The log's frames are handed to the kernel once per commit (walbuffer.h).
     guard sqlite3_open_v2(path, &db, flags, uncenter_wal_vfs()) == SQLITE_OK else {
@@ -328,7 +314,7 @@ public final class SQLiteStore: StateStore {
     forgetNumberedTables()
     if db != nil { sqlite3_close(db) }
     db = nil
-    if lockFile >= 0 { Foundation.close(lockFile) }
-    lockFile = -1
+    lock?.release()
+    lock = nil
   }
 }

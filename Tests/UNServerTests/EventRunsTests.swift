@@ -146,17 +146,17 @@ final class EventRunsTests: XCTestCase {
     runs.added(app: "a", number: 10, live: 2)
     runs.added(app: "b", number: 11, live: 1)
     runs.added(app: "a", number: 12, live: 1)
-    XCTAssertNil(runs.forgetOldest(of: "a"))
-    XCTAssertEqual(runs.forgetOldest(of: "a"), 10)
+    XCTAssertNil(forgetOne(&runs, "a"))
+    XCTAssertEqual(forgetOne(&runs, "a"), 10)
     XCTAssertEqual(runs.runs(of: "a"), [EventRuns.Run(number: 12, live: 1)])
     XCTAssertEqual(runs.removeAll(of: "b"), [11])
-    XCTAssertNil(runs.forgetOldest(of: "b"))
-    XCTAssertEqual(runs.forgetOldest(of: "a"), 12)
+    XCTAssertNil(forgetOne(&runs, "b"))
+    XCTAssertEqual(forgetOne(&runs, "a"), 12)
     XCTAssertEqual(runs.runs(of: "a"), [])
     // Many runs come and go: the queue stays short.
     for n in 0..<1000 as Range<UInt64> {
       runs.added(app: "c", number: 100 + n, live: 1)
-      if n >= 3 { XCTAssertEqual(runs.forgetOldest(of: "c"), 100 + n - 3) }
+      if n >= 3 { XCTAssertEqual(forgetOne(&runs, "c"), 100 + n - 3) }
     }
     XCTAssertEqual(runs.runs(of: "c").map(\.number), [1097, 1098, 1099])
   }
@@ -172,7 +172,7 @@ final class EventRunsTests: XCTestCase {
     }
     var emptied: [UInt64] = []
     together.forgetOldest(6, of: "a") { emptied.append($0) }
-    let one = (0..<6).compactMap { _ in single.forgetOldest(of: "a") }
+    let one = (0..<6).compactMap { _ in forgetOne(&single, "a") }
     XCTAssertEqual(emptied, [10, 12, 15])
     XCTAssertEqual(one, emptied)
     XCTAssertEqual(together.runs(of: "a"), [EventRuns.Run(number: 16, live: 4)])
@@ -182,5 +182,12 @@ final class EventRunsTests: XCTestCase {
     XCTAssertEqual(emptied, [10, 12, 15, 16])
     XCTAssertEqual(together.runs(of: "a"), [])
     together.forgetOldest(0, of: "b") { _ in XCTFail("nothing to forget") }
+  }
+
+  /// One event of `app` leaving its history: the run left with none, if any.
+  private func forgetOne(_ runs: inout EventRuns, _ app: String) -> UInt64? {
+    var emptied: UInt64?
+    runs.forgetOldest(1, of: app) { emptied = $0 }
+    return emptied
   }
 }
