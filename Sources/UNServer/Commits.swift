@@ -48,7 +48,7 @@ final class Commits {
   func submit() {
     guard !failed else { return }
     guard let changes = Persistence.takeChanges(from: center) else { return }
-    var list = ChangeList(rows: changes.rowCount, rowBytes: Self.typicalRowBytes)
+    var list = writer.spareList() ?? ChangeList(rows: changes.rowCount, rowBytes: Self.typicalRowBytes)
     changes.append(to: &list, runs: &runs)
     writer.submit(list, batch: order.next())
   }

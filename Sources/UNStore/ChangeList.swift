@@ -41,6 +41,12 @@ public struct ChangeList: StoreBatch {
 
   public var isEmpty: Bool { entries.isEmpty }
 
+  /// The bytes the list's buffers hold room for.
+  var capacityBytes: Int {
+    bytes.capacity + entries.capacity * MemoryLayout<Entry>.stride
+      + keyed.capacity * MemoryLayout<StoreChange>.stride
+  }
+
   /// Forgets the changes, keeping the buffers for the next commit.
   public mutating func removeAll() {
     entries.removeAll(keepingCapacity: true)

@@ -47,13 +47,22 @@ final class Checkpointer: Sendable {
     if wake { work.signal() }
   }
 
-  /// On the writer's thread, between its commits: waits for a pass in progress, then
-  /// copies what is left through `writerDB`, which is complete because the writer is not
-  /// committing meanwhile; the writer's next commit then starts the log again.
-  func catchUp(_ writerDB: OpaquePointer?) {
-    connection.withLock { _ in
-      _ = sqlite3_wal_checkpoint_v2(writerDB, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
+  /// On the writer's thread, between its commits: copies what is left of the log through
+  /// `writerDB`, which is complete because the writer is not committing meanwhile; the
+  /// writer's next commit then starts the log again.  Returns false, having done nothing,
+  /// when a pass is in progress and `wait` is false: the writer goes on committing, and
+  /// tries again after its next commit, when the pass has copied most of what it would
+  /// copy (waiting for it held back every commit for up to a whole pass, ~7 ms).
+  func catchUp(_ writerDB: OpaquePointer?, wait: Bool) -> Bool {
+    if wait {
+      connection.withLock { _ in Self.copyRest(writerDB) }
+      return true
     }
+    return connection.withLockIfAvailable { _ in Self.copyRest(writerDB) } != nil
+  }
+
+  private static func copyRest(_ writerDB: OpaquePointer?) {
+    _ = sqlite3_wal_checkpoint_v2(writerDB, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
   }
 
   /// Ends the thread and closes its connection (before the writer closes its own, the

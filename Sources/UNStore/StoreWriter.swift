@@ -23,7 +23,15 @@ public final class StoreWriter: Sendable {
     var queue: [(batch: UInt64, changes: any StoreBatch)] = []
     var progress = Progress()
     var closing = false
+    /// Lists the writer has committed, emptied with their buffers kept, for the loop's
+    /// next batches (`spareList`).
+    var spares: [ChangeList] = []
   }
+
+  /// Committed lists kept for reuse: enough for the batches in flight at once.
+  static let spareCount = 4
+  /// A list whose buffers grew past this (a reset of a large app) is freed instead.
+  static let spareBytesLimit = 4 << 20
 
   private let shared = Mutex(Shared())
   /// Signalled once per submitted batch and by `close`; the writer sleeps on it.
@@ -52,6 +60,25 @@ public final class StoreWriter: Sendable {
 
   public var progress: Progress { shared.withLock { $0.progress } }
 
+  /// An empty list whose buffers a committed batch used, or nil when none is spare.
+  /// A batch written into fresh buffers page-faulted on most of its bytes: the buffer
+  /// freed after each commit went back to the system, and each new one came back as
+  /// zeroed pages, ~12 % of the loop's time under `--state` load.
+  public func spareList() -> ChangeList? {
+    shared.withLock { $0.spares.popLast() }
+  }
+
+  /// Keeps a committed list for `spareList`, within `spareCount` and `spareBytesLimit`.
+  private func recycle(_ list: inout ChangeList) {
+    guard list.capacityBytes <= Self.spareBytesLimit else { return }
+    list.removeAll()
+    let spare = list
+    list = ChangeList()
+    shared.withLock { shared in
+      if shared.spares.count < Self.spareCount { shared.spares.append(spare) }
+    }
+  }
+
   /// Commits what is queued, closes the store and ends the thread; returns the final
   /// progress.  Blocks the caller until then (shutdown only).
   public func close() -> Progress {
@@ -71,21 +98,29 @@ public final class StoreWriter: Sendable {
     var list = ChangeList()
     while true {
       work.wait()
-      let (batches, closing) = shared.withLock { shared in
-        defer { shared.queue.removeAll() }
-        return (shared.queue, shared.closing)
+      // Moved out of the queue, not copied: then a batch's list has one owner, and its
+      // buffers can be recycled in place.
+      var batches: [(batch: UInt64, changes: any StoreBatch)] = []
+      let closing = shared.withLock { shared in
+        swap(&batches, &shared.queue)
+        return shared.closing
       }
       if let last = batches.last {
         let failed = shared.withLock { $0.progress.failure != nil }
         if !failed {
           var committed = false
           do {
-            if batches.count == 1, let only = batches[0].changes.changeList {
+            if batches.count == 1, var only = batches[0].changes.changeList {
               // The usual case under load: committed as it came, without a copy.
+              batches.removeAll()  // `only` then holds the list's only reference
               try store.commit(only)
+              recycle(&only)
             } else {
               list.removeAll()
               for batch in batches { batch.changes.append(to: &list) }
+              var gathered = batches.compactMap(\.changes.changeList)
+              batches.removeAll()
+              while var one = gathered.popLast() { recycle(&one) }
               try store.commit(list)
             }
             shared.withLock { $0.progress.durable = last.batch }

@@ -46,7 +46,7 @@ final class CheckpointerTests: XCTestCase {
 
   /// The database file takes the log's pages while the store is open, from the
   /// checkpointer's thread: past `checkpointPages` (1,000) and short of the writer's own
-  /// catch-up (2,000), nothing else copies them.
+  /// catch-up (8,000), nothing else copies them.
   func testTheCheckpointerCopiesTheLogIntoTheDatabase() throws {
     let store = try SQLiteStore(directory: directory, durability: .normal)
     let before = size("uncenter.db")
@@ -67,20 +67,32 @@ final class CheckpointerTests: XCTestCase {
     reopened.close()
   }
 
-  /// Commits that never pause keep the log under ~2,000 pages: the writer finishes what
-  /// the checkpointer's passes could not, and the log starts again.
+  /// Commits that never pause keep the log under `catchUpWaitPages` and one commit: the
+  /// writer finishes what the checkpointer's passes could not, and the log starts again.
+  /// Small limits, so that the bound is far below what goes through the log.
   func testTheLogStaysBoundedWhileCommitsGoOn() throws {
-    let store = try SQLiteStore(directory: directory, durability: .normal)
-    // ~27 MB through the log.
-    for batch in 1...30 as ClosedRange<UInt64> {
+    let limits = SQLiteStore.LogLimits(checkpointPages: 500, catchUpPages: 1000)
+    let store = try SQLiteStore(directory: directory, durability: .normal, limits: limits)
+    // ~54 MB through the log, ~225 pages a commit.
+    for batch in 1...60 as ClosedRange<UInt64> {
       try store.commit(rows(batch, count: 1000))
       store.maintain()
     }
-    XCTAssertLessThan(size("uncenter.db-wal"), 12_000_000)
+    let bound = (limits.catchUpWaitPages + 300) * (4096 + 24)
+    XCTAssertLessThan(size("uncenter.db-wal"), bound)
     store.close()
     let reopened = try SQLiteStore(directory: directory, durability: .normal)
-    XCTAssertEqual(try reopened.loadAll().count, 30_000)
+    XCTAssertEqual(try reopened.loadAll().count, 60_000)
     reopened.close()
+  }
+
+  /// The defaults: a pass is asked for long before the writer catches up, and the writer
+  /// waits for a pass only well past its own threshold.
+  func testTheDefaultLimitsAreOrdered() {
+    let limits = SQLiteStore.LogLimits()
+    XCTAssertEqual(limits.checkpointPages, 1000)
+    XCTAssertEqual(limits.catchUpPages, 8000)
+    XCTAssertGreaterThan(limits.catchUpWaitPages, limits.catchUpPages)
   }
 
   /// Another connection reading while commits are written sees every commit whole: the

@@ -1,7 +1,8 @@
 import Foundation
 import Synchronization
-import UNStore
 import XCTest
+
+@testable import UNStore
 
 final class StoreWriterTests: XCTestCase {
   private var directory = ""
@@ -46,7 +47,10 @@ final class StoreWriterTests: XCTestCase {
   /// The write-ahead log is checkpointed between commits (`maintain`), so it stays near
   /// the checkpoint threshold however much is written through the writer.
   func testTheLogIsCheckpointedBetweenCommits() throws {
-    let writer = StoreWriter(store: try SQLiteStore(directory: directory, durability: .normal)) {}
+    let limits = SQLiteStore.LogLimits(checkpointPages: 500, catchUpPages: 1000)
+    let writer = StoreWriter(
+      store: try SQLiteStore(directory: directory, durability: .normal, limits: limits)
+    ) {}
     let value = [UInt8](repeating: UInt8(ascii: "x"), count: 1000)
     for batch in 1...300 as ClosedRange<UInt64> {
       let rows = (0..<100).map { i in
@@ -59,8 +63,42 @@ final class StoreWriterTests: XCTestCase {
     // 30 MB went through the log, which never shrinks while the store is open: without
     // checkpoints it would hold all of it.
     let attributes = try FileManager.default.attributesOfItem(atPath: directory + "/uncenter.db-wal")
-    XCTAssertLessThan(attributes[.size] as? Int ?? .max, 12_000_000)
+    XCTAssertLessThan(attributes[.size] as? Int ?? .max, (limits.catchUpWaitPages + 100) * (4096 + 24))
     XCTAssertEqual(writer.close().durable, 300)
+  }
+
+  /// A committed list comes back empty for the next batch, its buffers kept: the loop's
+  /// batches reuse memory instead of faulting in fresh pages for every commit.  A list
+  /// grown past `spareBytesLimit` is freed instead, and no more than `spareCount` wait.
+  func testCommittedListsComeBackWithTheirBuffers() throws {
+    let writer = StoreWriter(store: try SQLiteStore(directory: directory, durability: .normal)) {}
+    XCTAssertNil(writer.spareList())
+    let value = [UInt8](repeating: 7, count: 500)
+    for batch in 1...(UInt64(StoreWriter.spareCount) + 2) {
+      var list = ChangeList()
+      for i in 0..<100 as Range<UInt64> {
+        list.putNumbered(table: "t", app: "a", number: batch * 1000 + i) { $0.append(contentsOf: value) }
+      }
+      writer.submit(list, batch: batch)
+      while writer.progress.durable < batch { usleep(100) }
+    }
+    var spares: [ChangeList] = []
+    while let spare = writer.spareList() { spares.append(spare) }
+    XCTAssertFalse(spares.isEmpty)
+    XCTAssertLessThanOrEqual(spares.count, StoreWriter.spareCount)
+    for spare in spares {
+      XCTAssertTrue(spare.isEmpty)
+      XCTAssertGreaterThanOrEqual(spare.capacityBytes, 100 * 500)
+    }
+
+    var huge = ChangeList()
+    huge.putNumbered(table: "t", app: "a", number: 1) {
+      $0.append(contentsOf: [UInt8](repeating: 1, count: StoreWriter.spareBytesLimit + 1))
+    }
+    writer.submit(huge, batch: 100)
+    while writer.progress.durable < 100 { usleep(100) }
+    XCTAssertNil(writer.spareList())
+    XCTAssertEqual(writer.close().durable, 100)
   }
 
   /// A failed commit stops the writer: the failure is reported, and no later batch is
