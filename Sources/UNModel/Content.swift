@@ -115,6 +115,10 @@ public struct Content: Sendable, Hashable {
   /// The box of uncommon fields (nil when all are defaults), for a pending record to keep.
   var extrasBox: Box? { extras }
 
+  /// No uncommon field was ever set: the inline fields are the whole content (as
+  /// `PendingView.hasOnlyCommonContent` tells of a stored request).
+  public var hasOnlyCommonFields: Bool { extras == nil }
+
   /// The boxed fields (defaults when none was set); getters read the box directly, so
   /// reading a field never builds a default `Extras`.
   private var fields: Extras { extras?.value ?? Extras() }

@@ -61,22 +61,57 @@ extension StateCodec {
     app.owner = v["owner"]?.intValue.map { UInt32(truncatingIfNeeded: $0) }
   }
 
-  /// A pending row: `[identifier, content, trigger, anchor, next, added]` (schema 4), or
-  /// the object written before, `{"request":{identifier, content, trigger}, anchor,
-  /// next, added}`.
+  /// A pending row: `[identifier, content, trigger, anchor, next, added]` (schema 4; the
+  /// positional content and bare intervals of schema 6 are read as the objects they stand
+  /// for, by the same decoders as every other form), or the object written before,
+  /// `{"request":{identifier, content, trigger}, anchor, next, added}`.
   static func decodePending(_ v: JSONValue) throws(Corrupt) -> PendingRequest {
     if let parts = v.arrayValue {
       guard parts.count == 6 else {
         throw Corrupt(description: "pending: expected [identifier, content, trigger, anchor, next, added]")
       }
       return PendingRequest(
-        request: try decodeRequest(identifier: parts[0], content: parts[1], trigger: parts[2]),
+        request: try decodeRequest(
+          identifier: parts[0], content: try commonContent(parts[1]), trigger: try compactTrigger(parts[2])),
         anchor: try instant(parts[3], "anchor"), nextDate: try instant(parts[4], "next"),
         addedSequence: try uint(parts[5], "added"))
     }
     return PendingRequest(
       request: try decodeRequest(v["request"]), anchor: try instant(v["anchor"], "anchor"),
       nextDate: try instant(v["next"], "next"), addedSequence: try uint(v["added"], "added"))
+  }
+
+  /// The common fields in their places (`[title, body, userInfo, categoryIdentifier,
+  /// threadIdentifier]`, shorter when the last are defaults) as the content object with
+  /// the fields that are not at their defaults; any other value as it is.
+  static func commonContent(_ v: JSONValue) throws(Corrupt) -> JSONValue {
+    guard let fields = v.arrayValue else { return v }
+    let names = ["title", "body", "userInfo", "categoryIdentifier", "threadIdentifier"]
+    guard fields.count <= names.count else {
+      throw Corrupt(description: "pending: content of \(fields.count) fields, expected at most \(names.count)")
+    }
+    var members: [JSONMember] = []
+    for (name, field) in zip(names, fields) where field != .string("") && field != .object([]) {
+      members.append(JSONMember(name, field))
+    }
+    return .object(members)
+  }
+
+  /// A bare interval (`N`, `[N]` when it repeats) as the time-interval trigger it stands
+  /// for; any other value as it is.
+  static func compactTrigger(_ v: JSONValue) throws(Corrupt) -> JSONValue {
+    let seconds: JSONValue
+    let repeats: Bool
+    switch v {
+    case .number: (seconds, repeats) = (v, false)
+    case .array(let one) where one.count == 1: (seconds, repeats) = (one[0], true)
+    case .array: throw Corrupt(description: "pending: expected a trigger, an interval or [interval]")
+    default: return v
+    }
+    return .object([
+      JSONMember("type", .string("timeInterval")), JSONMember("timeInterval", seconds),
+      JSONMember("repeats", .bool(repeats)),
+    ])
   }
 
   static func decodeDelivered(_ v: JSONValue?) throws(Corrupt) -> DeliveredNotification {

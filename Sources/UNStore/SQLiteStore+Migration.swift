@@ -27,9 +27,10 @@ extension SQLiteStore {
       try splitSharedNumberedTable()
       try exec("PRAGMA user_version=\(Self.schemaVersion)")
       try exec("COMMIT")
-    case 3, 4:
+    case 3, 4, 5:
       // Its rows are read as they are: only the number changes (the server rewrites the
-      // event rows of version 4 and earlier as runs when it loads them).
+      // event rows of version 4 and earlier as runs when it loads them, and reads the
+      // longer pending rows of version 5 and earlier).
       try exec("PRAGMA user_version=\(Self.schemaVersion)")
     case Self.schemaVersion:
       break

@@ -22,11 +22,46 @@ final class StateRowTests: XCTestCase {
       nextDate: t0.adding(milliseconds: 60_000), addedSequence: 42)
   }
 
-  func testDefaultContentIsWrittenAsAnEmptyObject() throws {
+  func testDefaultContentIsWrittenAsAnEmptyList() throws {
     let row = try roundTrip(pending(Content(), .timeInterval(try TimeIntervalTrigger(seconds: 60, repeats: true))))
+    XCTAssertEqual(row, #"["id-\"1\"",[],[60],1767254400000,1767254460000,42]"#)
+  }
+
+  /// Common content is positional up to its last field that is not a default, the
+  /// defaults before it written as "" and {}; a whole-second interval is bare.  Every
+  /// other trigger keeps the wire's object, and content with an uncommon field set stays
+  /// an object.
+  func testCommonRowsAreShortAndReadBack() throws {
+    let whole = Trigger.timeInterval(try TimeIntervalTrigger(seconds: 86400, repeats: false))
+    var c = Content()
+    c.title = "Standup"
+    XCTAssertEqual(try roundTrip(pending(c, whole)), #"["id-\"1\"",["Standup"],86400,1767254400000,1767254460000,42]"#)
+    c = Content()
+    c.threadIdentifier = "team"
     XCTAssertEqual(
-      row,
-      #"["id-\"1\"",{},{"type":"timeInterval","timeInterval":60,"repeats":true},1767254400000,1767254460000,42]"#)
+      try roundTrip(pending(c, whole)), #"["id-\"1\"",["","",{},"","team"],86400,1767254400000,1767254460000,42]"#)
+    c.body = "a \"b\""
+    c.userInfo = JSONText(bytes: Array(#"{"k":[1,2]}"#.utf8))
+    XCTAssertEqual(
+      try roundTrip(pending(c, whole)),
+      #"["id-\"1\"",["","a \"b\"",{"k":[1,2]},"","team"],86400,1767254400000,1767254460000,42]"#)
+    let fractional = Trigger.timeInterval(try TimeIntervalTrigger(seconds: 90.5, repeats: false))
+    XCTAssertTrue(try roundTrip(pending(c, fractional)).contains(#"{"type":"timeInterval","timeInterval":90.5,"#))
+    XCTAssertTrue(try roundTrip(pending(c, nil)).contains(#""team"],null,"#))
+    var rare = c
+    rare.badge = 3
+    XCTAssertTrue(try roundTrip(pending(rare, whole)).contains(#","badge":3"#))
+  }
+
+  /// Shapes no writer makes are reported, not guessed at.
+  func testMalformedShortRowsAreCorrupt() throws {
+    for row in [
+      #"["r",["a","b",{},"c","d","e"],60,1767254400000,1767254460000,42]"#,
+      #"["r",["a"],[60,1],1767254400000,1767254460000,42]"#,
+      #"["r",[1],60,1767254400000,1767254460000,42]"#,
+    ] {
+      XCTAssertThrowsError(try StateCodec.decodePending(try JSONParser.parse(Array(row.utf8))), row)
+    }
   }
 
   func testEveryContentFieldRoundTrips() throws {
@@ -232,10 +267,14 @@ final class StateRowTests: XCTestCase {
       + #""trigger":{"type":"timeInterval","timeInterval":60,"repeats":true}},"#
       + #""anchor":1767254400000,"next":1767254460000,"added":42}"#
     XCTAssertEqual(try StateCodec.decodePending(try JSONParser.parse(Array(earlier.utf8))), p)
+    // Schema 4 and 5: an array, with the content and trigger as objects.
+    let fifth =
+      #"["r-1",{"title":"Standup","userInfo":{"seq":1}},{"type":"timeInterval","timeInterval":60,"repeats":true},"#
+      + #"1767254400000,1767254460000,42]"#
+    XCTAssertEqual(try StateCodec.decodePending(try JSONParser.parse(Array(fifth.utf8))), p)
     XCTAssertEqual(
       String(decoding: StateCodec.pendingRow(p), as: UTF8.self),
-      #"["r-1",{"title":"Standup","userInfo":{"seq":1}},{"type":"timeInterval","timeInterval":60,"repeats":true},"#
-        + #"1767254400000,1767254460000,42]"#)
+      #"["r-1",["Standup","",{"seq":1}],[60],1767254400000,1767254460000,42]"#)
     var e = Event(.scheduled, app: "a", date: t0, identifier: "n1", nextTriggerDate: t0.adding(milliseconds: 5))
     e.sequence = 7
     let earlierEvent =
