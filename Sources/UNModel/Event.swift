@@ -46,11 +46,18 @@ public struct Event: Sendable, Hashable {
     }
   }
 
+  /// Fields that are an identifier, and maybe a next trigger date, are kept as those
+  /// two, as the other initializer keeps them: one event, one form, whichever way it was
+  /// made (a stored row writes the two shorter, and reads back as the same form).
   public init(_ kind: Kind, app: String, date: Instant, _ fields: [(String, Value)] = []) {
     self.kind = kind
     self.app = app
     self.date = date
-    self.payload = .list(fields)
+    switch (fields.first, fields.dropFirst().first, fields.count) {
+    case (("identifier", .string(let id))?, nil, 1): payload = .identifier(id)
+    case (("identifier", .string(let id))?, ("nextTriggerDate", .date(let next))?, 2): payload = .scheduled(id, next)
+    default: payload = .list(fields)
+    }
   }
 
   /// An event whose fields are its identifier, and the next trigger date when given.

@@ -8,6 +8,10 @@ import UNModel
 /// `[seq, type, app, date, fields]`:
 /// `[7,"scheduled","a",ms,[["identifier","s","n1"],["nextTriggerDate","d",ms]]]`; before,
 /// an object with those keys (`{"seq":7,"type":…,"fields":[…]}`), which still loads.
+/// Since schema 6 an event whose fields are an identifier, and maybe a next trigger
+/// date (every schedule, replacement and removal), is `[seq, type, app, date,
+/// identifier]` or `[…, identifier, nextTriggerDate]`: `[7,"scheduled","a",ms,"n1",ms]`,
+/// ~45 bytes less of ~115.
 extension StateCodec {
   /// Event `n` is stored under number `eventNumberBase + n`.
   static let eventNumberBase: UInt64 = 1 << 62
@@ -57,13 +61,13 @@ extension StateCodec {
             guard c.plainQuoted(a) else { return false }
             c.byte(UInt8(ascii: ","))
             c.integer(date.milliseconds)
-            c.ascii(#",[["identifier","s","#)
+            c.byte(UInt8(ascii: ","))
             guard c.plainQuoted(i) else { return false }
             if let next {
-              c.ascii(#"],["nextTriggerDate","d","#)
+              c.byte(UInt8(ascii: ","))
               c.integer(next.milliseconds)
             }
-            c.ascii("]]]")
+            c.byte(UInt8(ascii: "]"))
             return true
           }
         } ?? false
@@ -81,6 +85,16 @@ extension StateCodec {
     JSONWriter.appendString(e.app, to: &o)
     o.append(UInt8(ascii: ","))
     JSONWriter.appendInteger(e.date.milliseconds, to: &o)
+    if let fields = e.identifierFields {
+      o.append(UInt8(ascii: ","))
+      JSONWriter.appendString(fields.identifier, to: &o)
+      if let next = fields.nextTriggerDate {
+        o.append(UInt8(ascii: ","))
+        JSONWriter.appendInteger(next.milliseconds, to: &o)
+      }
+      o.append(UInt8(ascii: "]"))
+      return
+    }
     JSONWriter.appendASCII(",[", to: &o)
     var first = true
     e.forEachField { name, value in
@@ -115,6 +129,13 @@ extension StateCodec {
 
   static func decodeEvent(_ v: JSONValue) throws(Corrupt) -> Event {
     if let parts = v.arrayValue {
+      if parts.count == 5 || parts.count == 6, let identifier = parts[4].stringValue {
+        // [seq, type, app, date, identifier] or [..., identifier, nextTriggerDate]: the
+        // fields they stand for, read as the field list would be.
+        var fields: [JSONValue] = [.array([.string("identifier"), .string("s"), .string(identifier)])]
+        if parts.count == 6 { fields.append(.array([.string("nextTriggerDate"), .string("d"), parts[5]])) }
+        return try decodeEvent(seq: parts[0], type: parts[1], app: parts[2], date: parts[3], fields: .array(fields))
+      }
       guard parts.count == 5 else { throw Corrupt(description: "event: expected [seq, type, app, date, fields]") }
       return try decodeEvent(seq: parts[0], type: parts[1], app: parts[2], date: parts[3], fields: parts[4])
     }

@@ -20,8 +20,9 @@ public final class SQLiteStore: StateStore {
   /// daemon refuses the file instead of reporting it corrupt.
   /// 5: the same tables; the server keeps its event history in runs of events, a row
   /// per app per commit, which a version 4 daemon does not know.
-  /// 6: the same tables; the server writes the common pending rows shorter (positional
-  /// content, bare intervals), which a version 5 daemon cannot read (it reads all forms).
+  /// 6: the same tables; the server writes the common pending rows and events shorter
+  /// (positional content, bare intervals, an event's identifier and date in place of its
+  /// field list), which a version 5 daemon cannot read (it reads all forms).
   public static let schemaVersion: Int32 = 6
   static let createRows =
     "CREATE TABLE rows (tbl TEXT NOT NULL, app TEXT NOT NULL, key TEXT NOT NULL, value BLOB NOT NULL, PRIMARY KEY (tbl, app, key)) WITHOUT ROWID"

@@ -145,9 +145,14 @@ final class StateRowTests: XCTestCase {
       StateCodec.eventRowFields(e, into: &fields)
       XCTAssertEqual(String(decoding: StateCodec.eventRow(e), as: UTF8.self), String(decoding: fields, as: UTF8.self))
       let back = try StateCodec.decodeEvent(try JSONParser.parse(fields))
+      XCTAssertEqual(back, e)
       XCTAssertEqual(back.sequence, e.sequence)
-      XCTAssertEqual(back.app, e.app)
     }
+    // The short form for an identifier (and a date), the list for anything else.
+    XCTAssertEqual(
+      String(decoding: StateCodec.eventRow(events[1]), as: UTF8.self), #"[2000006,"removed","com.bench",-5,"r-1"]"#)
+    XCTAssertTrue(
+      String(decoding: StateCodec.eventRow(events[5]), as: UTF8.self).hasSuffix(#"["identifiers","S",["x","y"]]]]"#))
   }
 
   /// A cursor writes numbers with the same digits as `String`, and tells plain text from
@@ -281,9 +286,12 @@ final class StateRowTests: XCTestCase {
       #"{"seq":7,"type":"scheduled","app":"a","date":1767254400000,"#
       + #""fields":[["identifier","s","n1"],["nextTriggerDate","d",1767254400005]]}"#
     XCTAssertEqual(try StateCodec.decodeEvent(try JSONParser.parse(Array(earlierEvent.utf8))), e)
+    // Schema 4 and 5: an array, with the fields as a list.
+    let fifthEvent =
+      #"[7,"scheduled","a",1767254400000,[["identifier","s","n1"],["nextTriggerDate","d",1767254400005]]]"#
+    XCTAssertEqual(try StateCodec.decodeEvent(try JSONParser.parse(Array(fifthEvent.utf8))), e)
     XCTAssertEqual(
-      String(decoding: StateCodec.eventRow(e), as: UTF8.self),
-      #"[7,"scheduled","a",1767254400000,[["identifier","s","n1"],["nextTriggerDate","d",1767254400005]]]"#)
+      String(decoding: StateCodec.eventRow(e), as: UTF8.self), #"[7,"scheduled","a",1767254400000,"n1",1767254400005]"#)
   }
 
   /// The time-interval trigger a row holds reads back as the same trigger, whole and
