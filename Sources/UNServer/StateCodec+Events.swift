@@ -130,25 +130,41 @@ extension StateCodec {
   static func decodeEvent(_ v: JSONValue) throws(Corrupt) -> Event {
     if let parts = v.arrayValue {
       if parts.count == 5 || parts.count == 6, let identifier = parts[4].stringValue {
-        // [seq, type, app, date, identifier] or [..., identifier, nextTriggerDate]: the
-        // fields they stand for, read as the field list would be.
-        var fields: [JSONValue] = [.array([.string("identifier"), .string("s"), .string(identifier)])]
-        if parts.count == 6 { fields.append(.array([.string("nextTriggerDate"), .string("d"), parts[5]])) }
-        return try decodeEvent(seq: parts[0], type: parts[1], app: parts[2], date: parts[3], fields: .array(fields))
+        // [seq, type, app, date, identifier] or [..., identifier, nextTriggerDate].
+        var fields: [(String, Event.Value)] = [("identifier", .string(identifier))]
+        if parts.count == 6 {
+          guard let next = parts[5].intValue else { throw Corrupt(description: "event: a bad nextTriggerDate") }
+          fields.append(("nextTriggerDate", .date(Instant(milliseconds: Int64(next)))))
+        }
+        return try decodeEvent(seq: parts[0], type: parts[1], app: parts[2], date: parts[3]) { _ in fields }
       }
       guard parts.count == 5 else { throw Corrupt(description: "event: expected [seq, type, app, date, fields]") }
-      return try decodeEvent(seq: parts[0], type: parts[1], app: parts[2], date: parts[3], fields: parts[4])
+      return try decodeEvent(seq: parts[0], type: parts[1], app: parts[2], date: parts[3]) { seq throws(Corrupt) in
+        try decodeFields(parts[4], of: seq)
+      }
     }
-    return try decodeEvent(seq: v["seq"], type: v["type"], app: v["app"], date: v["date"], fields: v["fields"])
+    return try decodeEvent(seq: v["seq"], type: v["type"], app: v["app"], date: v["date"]) { seq throws(Corrupt) in
+      try decodeFields(v["fields"], of: seq)
+    }
   }
 
+  /// The event from its header and its fields (`fields`, given the event's number).
   private static func decodeEvent(
-    seq: JSONValue?, type: JSONValue?, app: JSONValue?, date: JSONValue?, fields: JSONValue?
+    seq: JSONValue?, type: JSONValue?, app: JSONValue?, date: JSONValue?,
+    fields: (Int) throws(Corrupt) -> [(String, Event.Value)]
   ) throws(Corrupt) -> Event {
     guard let seq = seq?.intValue, seq > 0,
       let kind = type?.stringValue.flatMap(Event.Kind.init(rawValue:)),
-      let app = app?.stringValue, let date = date?.intValue, let fields = fields?.arrayValue
+      let app = app?.stringValue, let date = date?.intValue
     else { throw Corrupt(description: "event: expected seq, type, app, date, fields") }
+    var event = Event(kind, app: app, date: Instant(milliseconds: Int64(date)), try fields(seq))
+    event.sequence = UInt64(seq)
+    return event
+  }
+
+  /// A field list, `[[name, tag, value], ...]`.
+  private static func decodeFields(_ v: JSONValue?, of seq: Int) throws(Corrupt) -> [(String, Event.Value)] {
+    guard let fields = v?.arrayValue else { throw Corrupt(description: "event: expected seq, type, app, date, fields") }
     var decoded: [(String, Event.Value)] = []
     for field in fields {
       guard let parts = field.arrayValue, parts.count == 3, let name = parts[0].stringValue,
@@ -166,8 +182,6 @@ extension StateCodec {
       guard let value else { throw Corrupt(description: "event \(seq): field '\(name)' has a bad \(tag) value") }
       decoded.append((name, value))
     }
-    var event = Event(kind, app: app, date: Instant(milliseconds: Int64(date)), decoded)
-    event.sequence = UInt64(seq)
-    return event
+    return decoded
   }
 }

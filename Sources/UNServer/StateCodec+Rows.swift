@@ -28,16 +28,18 @@ extension StateCodec {
     o.append(UInt8(ascii: ","))
     let c = p.request.content
     if c.hasOnlyCommonFields {
-      Array(c.title.utf8).withUnsafeBufferPointer { title in
-        Array(c.body.utf8).withUnsafeBufferPointer { body in
-          c.userInfo.bytes.withUnsafeBufferPointer { userInfo in
-            Array(c.categoryIdentifier.utf8).withUnsafeBufferPointer { category in
-              Array(c.threadIdentifier.utf8).withUnsafeBufferPointer { thread in
-                commonContent(title, body, userInfo, category, thread, &o)
-              }
-            }
-          }
+      // The five texts side by side in one buffer, each seen through its slice of it.
+      let fields = [
+        Array(c.title.utf8), Array(c.body.utf8), c.userInfo.bytes, Array(c.categoryIdentifier.utf8),
+        Array(c.threadIdentifier.utf8),
+      ]
+      Array(fields.joined()).withUnsafeBufferPointer { all in
+        var start = 0
+        let f = fields.map { field in
+          defer { start += field.count }
+          return UnsafeBufferPointer(rebasing: all[start..<start + field.count])
         }
+        commonContent(f[0], f[1], f[2], f[3], f[4], &o)
       }
     } else {
       changedContent(c, &o)
