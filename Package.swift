@@ -61,9 +61,9 @@ let package = Package(
     .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC"], exclude: ["JSONTestSuite"]),
     .testTarget(name: "UNModelTests", dependencies: ["UNModel"]),
     .testTarget(name: "UVLoopTests", dependencies: ["UVLoop"]),
-    .testTarget(name: "UNStoreTests", dependencies: ["UNStore", "CSQLite"]),
+    .testTarget(name: "UNStoreTests", dependencies: ["UNStore", "CSQLite", "TestSupport"]),
     .testTarget(name: "UNDesktopTests", dependencies: ["UNDesktop", "UNModel"]),
-    .testTarget(name: "UNServerTests", dependencies: ["UNServer", "JSONRPC", "UNModel", "UNDesktop"]),
+    .testTarget(name: "UNServerTests", dependencies: ["UNServer", "JSONRPC", "UNModel", "UNDesktop", "TestSupport"]),
     .testTarget(name: "UNCenterClientTests", dependencies: ["UNCenterClient", "JSONRPC", "TestSupport"]),
     // Code written as Apple's documentation writes it, run against a real daemon.
     .testTarget(name: "AppleSampleCodeTests", dependencies: ["UserNotifications", "JSONRPC", "TestSupport", "uncenterd"]),

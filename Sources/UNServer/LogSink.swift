@@ -79,6 +79,7 @@ public final class LogSink: Sendable {
   }
 
   private func writeForever() {
+    var cache = WrittenPages(fd: fd)
     var batch: [UInt8] = []
     while true {
       var dropped = 0
@@ -101,6 +102,7 @@ public final class LogSink: Sendable {
         continue
       }
       writeAll(batch)
+      cache.wrote(batch.count)
       batch.removeAll(keepingCapacity: batch.capacity <= 1 << 20)
       if dropped > 0 {
         totalDropped.withLock { $0 += dropped }
