@@ -27,10 +27,14 @@ final class Checkpointer: Sendable {
   private let shared = Mutex(Shared())
   private let work = DispatchSemaphore(value: 0)
   private let ended = DispatchSemaphore(value: 0)
+  /// A descriptor of the database file, for `AppendedPages` (owned by the store).
+  private let databaseFD: Int32
 
   /// Opens the second connection to `path` (through the same VFS as the writer's) and
-  /// starts the thread.
-  init(path: String, vfs: String?, synchronous: String) throws(StoreError) {
+  /// starts the thread.  `databaseFD` (-1 for none) is a descriptor of the same file that
+  /// stays open until the thread has ended.
+  init(path: String, vfs: String?, synchronous: String, databaseFD: Int32 = -1) throws(StoreError) {
+    self.databaseFD = databaseFD
     // Its checkpoints sync as the writer's commits do (the connection's own setting).
     connection = Mutex(try Connection(path: path, vfs: vfs, synchronous: synchronous))
     let thread = Thread { [self] in self.run() }
@@ -78,6 +82,7 @@ final class Checkpointer: Sendable {
   }
 
   private func run() {
+    var appended = AppendedPages(fd: databaseFD)
     while true {
       work.wait()
       let closing = shared.withLock { shared in
@@ -90,6 +95,7 @@ final class Checkpointer: Sendable {
       connection.withLock { connection in
         _ = sqlite3_wal_checkpoint_v2(connection.db, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
       }
+      appended.release()
     }
     connection.withLock { connection in
       sqlite3_close(connection.db)

@@ -56,6 +56,8 @@ public final class SQLiteStore: StateStore {
   /// Copies the log into the database while the writer commits (nil until the schema is
   /// ready).
   private var checkpointer: Checkpointer?
+  /// The database file, for the checkpointer's `AppendedPages`; closed after `db`.
+  private var databaseFD: Int32 = -1
   /// `uncenter.lock`, held for as long as the store is open.
   private var lock: StateDirectoryLock?
 
@@ -84,8 +86,12 @@ public final class SQLiteStore: StateStore {
     }
     do {
       try prepareSchema(durability: durability)
+      // Never closed before the last connection is: closing any descriptor of the file
+      // would drop SQLite's POSIX locks on it.
+      databaseFD = open(path, O_RDONLY | O_CLOEXEC)
       checkpointer = try Checkpointer(
-        path: path, vfs: uncenter_wal_vfs().map { String(cString: $0) }, synchronous: Self.synchronous(durability))
+        path: path, vfs: uncenter_wal_vfs().map { String(cString: $0) }, synchronous: Self.synchronous(durability),
+        databaseFD: databaseFD)
     } catch {
       close()
       throw error
@@ -313,6 +319,8 @@ public final class SQLiteStore: StateStore {
     forgetNumberedTables()
     if db != nil { sqlite3_close(db) }
     db = nil
+    if databaseFD >= 0 { Foundation.close(databaseFD) }
+    databaseFD = -1
     lock?.release()
     lock = nil
   }
