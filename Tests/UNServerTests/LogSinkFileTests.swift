@@ -10,12 +10,8 @@ final class LogSinkFileTests: XCTestCase {
   private var directory = ""
 
   override func setUpWithError() throws {
-    directory = NSTemporaryDirectory() + "logsink-file-\(UUID().uuidString)"
-    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-  }
-
-  override func tearDown() {
-    try? FileManager.default.removeItem(atPath: directory)
+    directory = try DaemonProcess.makeTemporaryDirectory()
+    addTeardownBlock { [directory] in try? FileManager.default.removeItem(atPath: directory) }
   }
 
   private func openFile(_ name: String, flags: Int32 = O_WRONLY | O_CREAT | O_TRUNC) -> (path: String, fd: Int32) {

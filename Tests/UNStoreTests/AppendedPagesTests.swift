@@ -10,15 +10,11 @@ final class AppendedPagesTests: XCTestCase {
   private var directory = ""
 
   override func setUpWithError() throws {
-    directory = NSTemporaryDirectory() + "unstore-pages-\(UUID().uuidString)"
-    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    directory = try DaemonProcess.makeTemporaryDirectory()
+    addTeardownBlock { [directory] in try? FileManager.default.removeItem(atPath: directory) }
     guard try PageCache.dropsCleanPages(in: directory) else {
       throw XCTSkip("this filesystem keeps clean pages after POSIX_FADV_DONTNEED (tmpfs)")
     }
-  }
-
-  override func tearDown() {
-    try? FileManager.default.removeItem(atPath: directory)
   }
 
   /// What was there when it started stays cached; what is appended and synced goes at
