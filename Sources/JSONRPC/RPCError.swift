@@ -19,6 +19,9 @@ public struct ErrorCode: RawRepresentable, Sendable, Hashable {
   public static let clockNotManual = ErrorCode(rawValue: -32007)
   public static let invalidTrigger = ErrorCode(rawValue: -32008)
   public static let invalidPayload = ErrorCode(rawValue: -32009)
+  /// The state directory refuses writes (a full or failing disk): the call would change
+  /// state that cannot be made durable, so it was not run.
+  public static let stateNotWritable = ErrorCode(rawValue: -32010)
 }
 
 /// The `error` member of a JSON-RPC response.
@@ -63,6 +66,14 @@ public struct RPCError: Error, Sendable, Hashable {
     _ code: ErrorCode, reason: String, _ message: String, extra: [JSONMember] = []
   ) -> RPCError {
     RPCError(code: code, message: message, data: .object([JSONMember("reason", .string(reason))] + extra))
+  }
+
+  /// `-32010`: the change cannot be made durable; names the directory and the system's error.
+  public static func stateNotWritable(directory: String, _ error: String) -> RPCError {
+    application(
+      .stateNotWritable, reason: "stateNotWritable",
+      "state not writable: \(directory): \(error); nothing was changed, retry later",
+      extra: [JSONMember("directory", .string(directory)), JSONMember("error", .string(error))])
   }
 
   /// `-32006` for a quota or size limit, naming it and its value.
