@@ -60,9 +60,16 @@ public final class SQLiteStore: StateStore {
   private var databaseFD: Int32 = -1
   /// `uncenter.lock`, held for as long as the store is open.
   private var lock: StateDirectoryLock?
+  /// Room set aside for the commit that meets a full disk (`DiskReserve`).
+  let reserve: DiskReserve
 
-  public init(directory: String, durability: Durability, limits: LogLimits = LogLimits()) throws(StoreError) {
+  /// `reserveBytes`: the room `uncenter.reserve` sets aside (0: none); it is made by the
+  /// first `restoreReserve`.
+  public init(directory: String, durability: Durability, limits: LogLimits = LogLimits(), reserveBytes: Int = 0)
+    throws(StoreError)
+  {
     self.limits = limits
+    reserve = DiskReserve(directory: directory, bytes: reserveBytes)
     path = directory.hasSuffix("/") ? directory + "uncenter.db" : directory + "/uncenter.db"
     var isDir: ObjCBool = false
     if !FileManager.default.fileExists(atPath: directory, isDirectory: &isDir) {
@@ -102,8 +109,13 @@ public final class SQLiteStore: StateStore {
 
   func failure(_ what: String) -> StoreError { fail(what) }
 
+  /// SQLite's message, and the system's error behind it when there is one (`No space left
+  /// on device`, `Input/output error`).
   private func fail(_ what: String) -> StoreError {
-    StoreError("\(path): \(what): \(db.map { String(cString: sqlite3_errmsg($0)) } ?? "closed")")
+    guard let db else { return StoreError("\(path): \(what): closed") }
+    let system = sqlite3_system_errno(db)
+    let cause = system != 0 ? " (\(String(cString: strerror(system))))" : ""
+    return StoreError("\(path): \(what): \(String(cString: sqlite3_errmsg(db)))\(cause)")
   }
 
   func exec(_ sql: String) throws(StoreError) {
@@ -310,6 +322,10 @@ public final class SQLiteStore: StateStore {
       checkpointer.request()
     }
   }
+
+  public func releaseReserve() -> Bool { reserve.release() }
+
+  public func restoreReserve() throws(StoreError) { try reserve.restore() }
 
   public func close() {
     checkpointer?.close()
