@@ -48,7 +48,8 @@ final class FullDiskTests: XCTestCase {
     }
     let error = try XCTUnwrap(failure, "the disk never filled")
     XCTAssertTrue(error.description.contains(directory + "/uncenter.db"), error.description)
-    XCTAssertTrue(error.description.contains("No space left on device") || error.description.contains("full"), error.description)
+    XCTAssertTrue(
+      error.description.contains("No space left on device") || error.description.contains("full"), error.description)
     // The reserve's room takes the same commit.
     XCTAssertTrue(store.releaseReserve())
     try store.commit(rows(next, 10))
