@@ -113,7 +113,9 @@ public final class SQLiteStore: StateStore {
   /// on device`, `Input/output error`).
   private func fail(_ what: String) -> StoreError {
     guard let db else { return StoreError("\(path): \(what): closed") }
-    let system = sqlite3_system_errno(db)
+    // A full disk is reported as SQLITE_FULL with no system error kept.
+    let system =
+      sqlite3_system_errno(db) != 0 ? sqlite3_system_errno(db) : sqlite3_errcode(db) == SQLITE_FULL ? ENOSPC : 0
     let cause = system != 0 ? " (\(String(cString: strerror(system))))" : ""
     return StoreError("\(path): \(what): \(String(cString: sqlite3_errmsg(db)))\(cause)")
   }
