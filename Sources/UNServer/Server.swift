@@ -106,6 +106,16 @@ public final class Server {
     guard let directory = configuration.stateDirectory else { return nil }
     let store = try SQLiteStore(
       directory: directory, durability: configuration.durability, reserveBytes: configuration.stateReserveBytes)
+    let tightened = store.tightened
+    if !tightened.isEmpty {
+      // Once: the state was readable by others until now.
+      log.warn(
+        "state_tightened",
+        [
+          "dir": directory, "was": tightened.directoryMode.map { String(format: "%04o", $0) } ?? "0700",
+          "entries": "\(tightened.entries)", "now": "0700/0600",
+        ])
+    }
     let persistence = Persistence(store: store)
     center.changes.isEnabled = true
     try persistence.load(into: center)

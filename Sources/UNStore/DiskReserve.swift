@@ -14,7 +14,7 @@ public final class DiskReserve {
 
   /// `bytes` 0: no reserve (`release` finds nothing, `restore` succeeds at once).
   public init(directory: String, bytes: Int) {
-    path = (directory.hasSuffix("/") ? directory : directory + "/") + "uncenter.reserve"
+    path = (directory.hasSuffix("/") ? directory : directory + "/") + StateDirectory.reserveName
     self.bytes = bytes
   }
 
