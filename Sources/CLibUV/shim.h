@@ -19,4 +19,19 @@ static inline int uncenter_peercred(int fd, int *pid, unsigned *uid, unsigned *g
   return 0;
 }
 
+#ifndef SO_PEERGROUPS
+#define SO_PEERGROUPS 59
+#endif
+
+/// Reads the supplementary groups of a connected Unix domain socket's peer, as the
+/// kernel recorded them at connect() (SO_PEERGROUPS, Linux 4.13).  `*count` is the
+/// capacity of `groups` in entries, and on return how many there are; -ERANGE when
+/// they do not fit (`*count` is then the number needed).  0 or a negative errno.
+static inline int uncenter_peergroups(int fd, unsigned *groups, unsigned *count) {
+  socklen_t len = (socklen_t)(*count * sizeof(unsigned));
+  int r = getsockopt(fd, SOL_SOCKET, SO_PEERGROUPS, groups, &len);
+  *count = (unsigned)(len / sizeof(unsigned));
+  return r == 0 ? 0 : -errno;
+}
+
 #endif
