@@ -31,6 +31,9 @@ let package = Package(
     // sd-bus from Debian's libsystemd-dev: headers only, the library is dlopen'ed
     // (Sources/CSystemd/shim.h says why), so no pkgConfig and nothing to link.
     .systemLibrary(name: "CSystemd", path: "Sources/CSystemd"),
+    // The per-thread file-system identity calls (setfsuid, setfsgid, setgroups) that read
+    // a client's attachment as that client: headers only, nothing to link.
+    .systemLibrary(name: "CFileIdentity", path: "Sources/CFileIdentity"),
     // Pure: the byte-level JSON codec, JSON-RPC 2.0 messages, errors and framers.
     .target(name: "JSONRPC", swiftSettings: hotPath),
     // Where the daemon listens and its clients connect: shared by uncenterd, unctl and the client.
@@ -44,7 +47,10 @@ let package = Package(
     // The desktop bridge: the center's banners on org.freedesktop.Notifications (SPEC §10).
     .target(name: "UNDesktop", dependencies: ["UNModel", "UVLoop", "CSystemd"]),
     // Wiring: method table, sessions, callbacks, configuration, the daemon.
-    .target(name: "UNServer", dependencies: ["JSONRPC", "UNEndpoint", "UNModel", "UNStore", "UVLoop", "UNDesktop"], swiftSettings: hotPath),
+    .target(
+      name: "UNServer",
+      dependencies: ["JSONRPC", "UNEndpoint", "UNModel", "UNStore", "UVLoop", "UNDesktop", "CFileIdentity"],
+      swiftSettings: hotPath),
     .executableTarget(name: "uncenterd", dependencies: ["UNServer"]),
     // Clients: the connection used by unctl, tests and the UserNotifications-shaped API.
     .target(name: "UNCenterClient", dependencies: ["JSONRPC", "UNEndpoint"]),

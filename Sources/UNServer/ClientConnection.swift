@@ -26,6 +26,9 @@ final class ClientConnection {
   /// the others, so a callback is written before the response of the call that caused it.
   var hasCallbacks = false
   var isDirty = false
+  /// Set while one of its requests waits for its attachments to be copied: it is not
+  /// read, and what was read after that request waits here (`Server+Attachments.swift`).
+  var parked: ParkedInput?
 
   init(stream: StreamConnection, state: ClientState, maxMessageBytes: Int) {
     self.stream = stream

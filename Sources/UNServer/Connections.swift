@@ -47,10 +47,12 @@ final class Connections {
     client.stream.stopReading()
   }
 
-  /// paused -> reading: its answers drained.
+  /// paused -> reading: its answers drained.  A connection parked behind an attachment
+  /// copy is read again once that is answered (`Server+Attachments.swift`).
   func resume(_ client: ClientConnection) {
     guard client.condition == .paused else { return }
     enter(.reading, client)
+    guard client.parked == nil else { return }
     do {
       try client.stream.resumeReading()
     } catch {
@@ -81,9 +83,12 @@ final class Connections {
     }
   }
 
-  /// Finishes a draining connection once nothing it is owed is left (written or held).
+  /// Finishes a draining connection once nothing it is owed is left (written, held, or
+  /// waiting for its attachments to be copied).
   func finishIfDrained(_ client: ClientConnection) {
-    guard client.condition == .draining, client.output.isEmpty, client.held.isEmpty else { return }
+    guard client.condition == .draining, client.output.isEmpty, client.held.isEmpty, client.parked == nil else {
+      return
+    }
     finish(client)
   }
 

@@ -22,12 +22,14 @@ final class Dispatcher {
     var reason: String
     var since: Instant
   }
+  let attachments: AttachmentStore
 
   init(center: Center, configuration: ServerConfiguration, log: Log, metrics: Metrics) {
     self.center = center
     self.configuration = configuration
     self.log = log
     self.metrics = metrics
+    attachments = AttachmentStore(configuration: configuration, center: center)
   }
 
   /// The outcome of one entry: what to answer, or nil for a notification.
@@ -41,6 +43,10 @@ final class Dispatcher {
     /// A fast-path `scheduleLocal`'s result, written by the outbox straight into the
     /// connection's output: no array of its own to fill, copy and free per request.
     case scheduled(RequestID, ScheduleResult)
+    /// Answered (for a request with an id) once its attachments are copied; the
+    /// connection's later messages wait until then (`Server+Attachments.swift`).  Boxed
+    /// as `Reply.copy` is.
+    indirect case copying(RequestID?, AttachmentJob)
   }
 
   func handle(_ entry: Incoming.Entry, from client: ClientState) -> Answer? {
@@ -57,12 +63,24 @@ final class Dispatcher {
       } catch {
         return request.id.map { .error($0, error) }
       }
-      guard let id = request.id else { return nil }
-      switch reply {
-      case .value(let value): return .result(id, value)
-      case .bytes(let bytes): return .encoded(id, bytes)
-      case .wait(let wait): return .deferred(id, wait)
+      guard let id = request.id else {
+        // A notification is still kept once its copies are made; it gets no answer.
+        if case .copy(let job) = reply { return .copying(nil, job) }
+        return nil
       }
+      return answer(reply, id: id)
+    }
+  }
+
+  /// The answer to a request with `id` that `reply`s.  Inlined: `handle` runs it for
+  /// every request.
+  @inline(__always)
+  func answer(_ reply: Reply, id: RequestID) -> Answer {
+    switch reply {
+    case .value(let value): return .result(id, value)
+    case .bytes(let bytes): return .encoded(id, bytes)
+    case .wait(let wait): return .deferred(id, wait)
+    case .copy(let job): return .copying(id, job)
     }
   }
 

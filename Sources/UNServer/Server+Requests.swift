@@ -78,17 +78,14 @@ extension Server {
     // The fast path's scheduleLocal, read into for each message of this read.
     var call = ScheduleLocalCall.empty
     client.framer.feed(bytes) { event in
+      // A request of this connection waits for its attachments: the rest waits behind it.
+      if client.parked != nil { return client.parked!.backlog.append(ParkedEvent(event)) }
       switch event {
       case .message(let message):
         handleMessage(message, from: client, &call)
         outbox.flushEarly(client, mark: &earlyMark)
-      case .oversized(let limit):
-        let error = RPCError.limitExceeded(
-          limit: "maxMessageBytes", value: limit, "message larger than maxMessageBytes (\(limit) bytes); skipped")
-        outbox.queueAnswer(.error(.null, error), to: client)
-      case .malformed(let reason, let fatal):
-        outbox.queueAnswer(.error(.null, .parseError(reason)), to: client)
-        if fatal { connections.drain(client) }
+      case .oversized(let limit): oversized(limit, from: client)
+      case .malformed(let reason, let fatal): malformed(reason, fatal: fatal, from: client)
       }
     }
     // --state: a large batch is committed while the other connections' input is handled
@@ -96,8 +93,19 @@ extension Server {
     if let commits, commits.submitIfLarge() { outbox.flushAll() }
   }
 
+  func oversized(_ limit: Int, from client: ClientConnection) {
+    let error = RPCError.limitExceeded(
+      limit: "maxMessageBytes", value: limit, "message larger than maxMessageBytes (\(limit) bytes); skipped")
+    outbox.queueAnswer(.error(.null, error), to: client)
+  }
+
+  func malformed(_ reason: String, fatal: Bool, from client: ClientConnection) {
+    outbox.queueAnswer(.error(.null, .parseError(reason)), to: client)
+    if fatal { connections.drain(client) }
+  }
+
   /// `call` is where the fast path reads a `scheduleLocal` (`RequestFastPath.read`).
-  private func handleMessage(
+  func handleMessage(
     _ message: UnsafeRawBufferPointer, from client: ClientConnection, _ call: inout ScheduleLocalCall
   ) {
     switch RequestFastPath.read(message, maxDepth: configuration.maxNestingDepth, scheduleLocal: &call) {
@@ -121,18 +129,7 @@ extension Server {
         "batch of \(entries.count) entries; maxBatch is \(configuration.maxBatch)")
       outbox.queueAnswer(.error(.null, error), to: client)
     case .batch(let entries):
-      var answers: [Dispatcher.Answer] = []
-      for entry in entries {
-        switch dispatcher.handle(entry, from: client.state) {
-        case nil: break
-        // A batch is answered as one array, so a wait inside it cannot be left open:
-        // it is answered at once with no event.
-        case .deferred(let id, _)?: answers.append(.result(id, .object(["event": .null])))
-        case let answer?: answers.append(answer)
-        }
-        router.route()
-      }
-      if !answers.isEmpty { outbox.queueBatch(answers, to: client) }
+      runBatch(BatchRun(entries: entries), for: client)  // Server+Attachments.swift
     }
   }
 
@@ -142,6 +139,8 @@ extension Server {
     guard let answer else { return }
     if case .deferred(let id, let wait) = answer {
       router.watchers.startWait(wait, id: id, for: client)
+    } else if case .copying(let id, let job) = answer {
+      park(client, id: id, job: job, batch: nil)
     } else {
       outbox.queueAnswer(answer, to: client)
     }

@@ -94,6 +94,7 @@ public final class Server {
     }
     commits?.onDurable = { [outbox] batch, clients in outbox.release(upTo: batch, of: clients) }
     commits?.onWritability = { [unowned self] failure in self.writabilityChanged(failure) }
+    dispatcher.attachments.start(loop: loop, order: commits?.order)
     commits?.start()
   }
 
@@ -232,6 +233,7 @@ public final class Server {
     router.desktop?.stop()
     router.watchers.closeAll()
     router.presentations.closeAll()
+    stopCopies()  // Server+Attachments.swift
     for client in Array(connections.clients.values) { connections.drain(client) }
     // Commits what is left and waits for the writer: every answer is then durable.
     if let left = commits?.finish(), left.unwrittenBatches > 0 {

@@ -29,6 +29,11 @@ extension ServerConfiguration {
                                 beyond it the oldest are removed, as Notification Center does
       --max-connections N       connections served at once (default 1024)
       --max-batch N             entries in one JSON-RPC batch (default 1000)
+      --max-attachment-bytes N  largest attachment file copied into the store (default
+                                10485760, 10 MiB)
+      --max-attachment-bytes-per-app N
+                                bytes of the copies one app's notifications may refer to
+                                at once (default 104857600, 100 MiB)
       --busy-poll MICROSECONDS  after input from one or two connections, poll that long
                                 without sleeping for their next requests (default 100;
                                 0: sleep at once); it spares a client that calls one
@@ -112,6 +117,10 @@ extension ServerConfiguration {
         config.maxConnections = try number(name, try value(name, inline: inline), min: 1)
       case "--max-batch":
         config.maxBatch = try number(name, try value(name, inline: inline), min: 1)
+      case "--max-attachment-bytes":
+        config.maxAttachmentBytes = try number(name, try value(name, inline: inline), min: 1)
+      case "--max-attachment-bytes-per-app":
+        config.maxAttachmentBytesPerApp = try number(name, try value(name, inline: inline), min: 1)
       case "--busy-poll":
         config.busyPollMicroseconds = try number(name, try value(name, inline: inline), min: 0)
       case "--max-outbound-bytes":

@@ -27,6 +27,10 @@ public struct ServerConfiguration: Sendable {
   public var maxConnections = 1024
   /// Entries in one batch.
   public var maxBatch = 1000
+  /// Bytes of one attachment's file (10 MiB, Apple's limit for an image attachment) ...
+  public var maxAttachmentBytes = 10 << 20
+  /// ... and of all the copies one app's notifications refer to at once.
+  public var maxAttachmentBytesPerApp = 100 << 20
   /// Bytes waiting to be written to one connection before its requests are no longer
   /// read (it must read its answers first) ...
   public var outboundSoftLimit = 4 << 20

@@ -68,6 +68,12 @@ final class PayloadFidelityEndToEndTests: EndToEndTestCase {
     let delivered = try ok(user.call("listDelivered", J(#"{"app":"com.example.photos"}"#)))
     XCTAssertEqual(delivered["notifications"]?[0]?["request"]?["content"]?["body"]?.stringValue, "Anna shared a photo")
     try ok(user.call("reset", J(#"{"app":"com.example.photos"}"#)))
-    XCTAssertFalse(FileManager.default.fileExists(atPath: path), "reset removes the app's copies")
+    // Removed once the reset is durable, which its answer already waited for.
+    let gone = DaemonProcess.poll(timeout: 5) {
+      FileManager.default.fileExists(atPath: path) ? "" : "gone"
+    } until: {
+      !$0.isEmpty
+    }
+    XCTAssertEqual(gone, "gone", "reset removes the app's copies")
   }
 }

@@ -28,7 +28,7 @@ final class PayloadWireTests: XCTestCase {
   }
 
   private func call(_ method: String, _ params: String) -> Result<JSONValue, RPCError> {
-    let answer = dispatcher.handle(
+    let answer = dispatcher.handleCopying(
       .request(Request(id: .number("1"), method: method, params: try! JSONParser.parse(params))), from: client)
     switch answer {
     case .result(_, let value)?: return .success(value)
@@ -167,6 +167,8 @@ final class PayloadWireTests: XCTestCase {
   func testAttachmentIsCopiedIntoTheStateDirectoryAndRemovedByReset() throws {
     let state = NSTemporaryDirectory() + "attach-state-\(UUID().uuidString)"
     addTeardownBlock { try? FileManager.default.removeItem(atPath: state) }
+    // The daemon's store makes the state directory; the attachments are kept inside it.
+    XCTAssertEqual(mkdir(state, 0o700), 0)
     use(state: state)
     let source = temporaryFile("cat.png", "PNG bytes")
     let url = URL(fileURLWithPath: source).absoluteString
@@ -203,12 +205,14 @@ final class PayloadWireTests: XCTestCase {
     XCTAssertEqual(
       attempt("https://example.com/cat.png"),
       "Invalid params: content.attachments[1].url: 'https://example.com/cat.png' is not a file: URL")
+    // Whether a path the caller cannot reach exists is not told (here the process's uid).
     XCTAssertEqual(
       attempt("file:///nonexistent/cat.png"),
-      "Invalid params: content.attachments[1].url: /nonexistent/cat.png does not exist")
+      "Invalid params: content.attachments[1].url: /nonexistent/cat.png is not a file uid \(geteuid()) can read "
+        + "(it does not exist, or uid \(geteuid()) may not read it)")
     XCTAssertEqual(
       attempt(URL(fileURLWithPath: directory).absoluteString),
-      "Invalid params: content.attachments[1].url: \(URL(fileURLWithPath: directory).path) is not a regular file")
+      "Invalid params: content.attachments[1].url: \(URL(fileURLWithPath: directory).path)/ is not a regular file")
     XCTAssertEqual(ok("listPending", #"{"app":"a"}"#)["requests"], .array([]), "nothing kept")
     XCTAssertEqual(
       failure("scheduleLocal", #"{"app":"a","identifier":"x","content":{"attachments":[{"url":"file:///x"}]}}"#)?

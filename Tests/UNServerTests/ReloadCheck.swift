@@ -95,7 +95,7 @@ final class ReloadCheck {
 
   /// Runs one entry from connection `client` (0-based), drops its effects, commits.
   func send(_ entry: Incoming.Entry, from client: Int) {
-    let answer = dispatcher.handle(entry, from: clients[client % clients.count])
+    let answer = dispatcher.handleCopying(entry, from: clients[client % clients.count])
     if case .request(let r) = entry {
       switch answer {
       case .result?, .encoded?: succeeded[r.method, default: 0] += 1

@@ -29,10 +29,24 @@ enum CompleteContent: Method {
   static func handle(_ call: Call) throws(RPCError) -> Reply {
     let p = try call.params(allowed: ["requestId", "content"])
     let requestId = try p.requiredString("requestId")
-    var content = try p.value("content").map { v throws(RPCError) in try ContentShape.decode(v) }
-    if let c = content, let app = call.client.hello?.appId {
-      content = try AttachmentStore.store(c, app: app, call.configuration)
+    let content = try p.value("content").map { v throws(RPCError) in try ContentShape.decode(v) }
+    guard let content, !content.attachments.isEmpty else { return try complete(call, requestId, content) }
+    // Attachments are copied as this connection's client into the pushed app's store,
+    // only for the extension the push went to, and the content is kept once they are.
+    guard let pending = call.center.pendingModifications[requestId], pending.session == call.client.id else {
+      throw ErrorMapping.rpcError(.notFound(kind: "content modification request", identifier: requestId))
     }
+    try call.model { () throws(UNError) in try content.validate() }
+    let sources = try AttachmentStore.sources(content, app: pending.app)
+    return .copy(
+      AttachmentJob(app: pending.app, sources: sources) { urls throws(RPCError) in
+        var copied = content
+        for (i, url) in urls.enumerated() { copied.attachments[i].url = url }
+        return try complete(call, requestId, copied)
+      })
+  }
+
+  private static func complete(_ call: Call, _ requestId: String, _ content: Content?) throws(RPCError) -> Reply {
     let modified = try call.model { () throws(UNError) in
       try call.center.completeContent(session: call.client.id, requestId: requestId, content: content)
     }

@@ -9,9 +9,24 @@ enum ScheduleLocal: Method {
   static func handle(_ call: Call) throws(RPCError) -> Reply {
     let p = try call.params(allowed: fields)
     let app = try call.app(p)
-    var request = try request(from: p)
-    // Attachments are copied into the data store first (the fast path never has any).
-    request.content = try AttachmentStore.store(request.content, app: app, call.configuration)
+    let request = try request(from: p)
+    // Attachments are copied into the data store first, as the caller and off the loop;
+    // the request is kept once they are (the fast path never has any).
+    let sources = try AttachmentStore.sources(request.content, app: app)
+    guard sources.isEmpty else {
+      return .copy(
+        AttachmentJob(app: app, sources: sources) { urls throws(RPCError) in
+          var copied = request
+          for (i, url) in urls.enumerated() { copied.content.attachments[i].url = url }
+          try call.authorize(app)
+          return try answer(call, app: app, copied)
+        })
+    }
+    return try answer(call, app: app, request)
+  }
+
+  /// Schedules the request and writes the answer.
+  private static func answer(_ call: Call, app: String, _ request: NotificationRequest) throws(RPCError) -> Reply {
     let result = try run(call, app: app, request)
     var o: [UInt8] = []
     o.reserveCapacity(160)

@@ -64,7 +64,7 @@ enum Reset: Method {
     let p = try call.params(allowed: ["app"])
     let app = try call.app(p)
     call.center.reset(app: app)
-    AttachmentStore.removeApp(app, call.configuration)
+    call.dispatcher.attachments.sweep(app)
     return .object([])
   }
 }

@@ -51,6 +51,8 @@ enum Stats: Method {
         "outboundSoftLimit": .int(call.configuration.outboundSoftLimit),
         "outboundHardLimit": .int(call.configuration.outboundHardLimit),
         "maxPayloadBytes": .int(RemotePayload.maxBytes),
+        "maxAttachmentBytes": .int(call.configuration.maxAttachmentBytes),
+        "maxAttachmentBytesPerApp": .int(call.configuration.maxAttachmentBytesPerApp),
         "maxNestingDepth": .int(call.configuration.maxNestingDepth),
         "maxPendingPerApp": .int(center.configuration.effectivePendingLimit),
         "maxDeliveredPerApp": .int(center.configuration.maxDeliveredPerApp),
