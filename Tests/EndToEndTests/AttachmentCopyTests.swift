@@ -156,4 +156,27 @@ final class AttachmentCopyTests: AttachmentTestCase {
     XCTAssertNotNil(answers[2]?["result"], text(answers[2]))
     XCTAssertEqual(files(under: mountPoint + "/attachments").count, 1, "only the small copy is left")
   }
+
+  func testStoppingWhileACopyIsMadeAnswersItAndLeavesNothingHalfDone() throws {
+    let world = try makeWorld(["--max-attachment-bytes", "\(256 << 20)"])
+    let large = world.own + "/large.bin"
+    XCTAssertTrue(FileManager.default.createFile(atPath: large, contents: nil))
+    XCTAssertEqual(truncate(large, 96 << 20), 0)
+    chmod(large, 0o644)
+    let s = try RawSocket(path: world.socketPath)
+    try s.send(Self.schedule(1, "file://" + large) + "\n")
+    usleep(20_000)
+    let daemon = try XCTUnwrap(world.daemon)
+    kill(daemon.process.processIdentifier, SIGTERM)
+    let answer = parseLine(s.readLine())
+    XCTAssertTrue(daemon.waitForExit(timeout: 10))
+    XCTAssertEqual(daemon.exitStatus, 0, "a clean exit")
+    let left = files(under: world.attachments)
+    if answer?["result"] != nil {
+      XCTAssertEqual(left.count, 1, "the copy was made before the stop: \(left)")
+    } else {
+      XCTAssertEqual(answer?["error"]?["code"]?.intValue, -32603, text(answer))
+      XCTAssertEqual(left, [], "nothing of a copy that was not kept")
+    }
+  }
 }

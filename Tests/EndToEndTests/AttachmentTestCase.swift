@@ -17,6 +17,8 @@ class AttachmentTestCase: EndToEndTestCase {
   struct World {
     let socketPath: String
     let directory: String
+    /// The daemon `makeWorld` started (stopped at teardown).
+    var daemon: DaemonProcess?
     var state: String { directory + "/state" }
     var secret: String { directory + "/root-only/secret" }
     var own: String { directory + "/own" }
@@ -56,7 +58,7 @@ class AttachmentTestCase: EndToEndTestCase {
       arguments: ["--clock", "manual=2026-01-01T08:00:00Z", "--socket-mode", "0666", "--state", stateDirectory]
         + arguments, directory: directory)
     addTeardownBlock { daemon.stop() }
-    return World(socketPath: daemon.socketPath, directory: directory)
+    return World(socketPath: daemon.socketPath, directory: directory, daemon: daemon)
   }
 
   func write(_ text: String, to path: String, mode: mode_t) throws {

@@ -138,6 +138,26 @@ final class AttachmentTrustTests: AttachmentTestCase {
     XCTAssertEqual(batch?[1]?["result"]?["requests"]?.arrayValue?.count, 2, text(batch))
   }
 
+  func testOtherConnectionsAreServedWhileACopyIsMade() throws {
+    let world = try makeWorld([
+      "--max-attachment-bytes", "\(256 << 20)", "--max-attachment-bytes-per-app", "\(256 << 20)",
+    ])
+    let large = world.own + "/large.bin"
+    XCTAssertTrue(FileManager.default.createFile(atPath: large, contents: nil))
+    XCTAssertEqual(truncate(large, 192 << 20), 0)
+    chmod(large, 0o644)
+    let copying = try RawSocket(path: world.socketPath)
+    try copying.send(Self.schedule(1, "file://" + large, app: "com.large") + "\n")
+    let other = try RawSocket(path: world.socketPath)
+    for i in 1...20 {
+      try other.send(#"{"jsonrpc":"2.0","id":\#(i),"method":"ping","params":{}}"# + "\n")
+      XCTAssertNotNil(parseLine(other.readLine())?["result"]?["now"])
+    }
+    // The copy (192 MiB) takes far longer than 20 pings: the loop served them meanwhile.
+    XCTAssertNil(copying.readLine(timeout: 0.001), "the copy was answered before the pings")
+    XCTAssertNotNil(parseLine(copying.readLine(timeout: 30))?["result"])
+  }
+
   func testAServiceExtensionsContentIsReadAsTheExtension() throws {
     let world = try makeWorld()
     try write(Self.extensionScript, to: world.directory + "/extension.py", mode: 0o644)

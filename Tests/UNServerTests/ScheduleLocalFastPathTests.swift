@@ -115,6 +115,9 @@ final class ScheduleLocalFastPathTests: XCTestCase {
       envelope(#"{"identifier":"x","content":{"userInfo":{"a":1,}}}"#),
       envelope(#"{"identifier":"x","content":{"userInfo":{"a":"\ud800"}}}"#),
       envelope(#"{"identifier":"x","content":{"interruptionLevel":"loud"}}"#),
+      // Attachments are copied off the loop, as the caller: only the general path does that.
+      envelope(#"{"identifier":"x","content":{"attachments":[{"identifier":"a","url":"file:///tmp/a.png"}]}}"#),
+      envelope(#"{"identifier":"x","content":{"attachments":[]}}"#),
       envelope(#"{"identifier":"x","content":{"relevanceScore":1e999}}"#),
       envelope(#"{"identifier":"x","content":{"title":"\u0000\u001"}}"#),
       envelope("{\"identifier\":\"x\",\"content\":{\"title\":\"a\u{01}b\"}}"),
