@@ -128,15 +128,10 @@ final class AttachmentCopyTests: AttachmentTestCase {
 
   func testAFullStateFilesystemRefusesTheCopyAndKeepsServing() throws {
     try needsRoot()
-    let mountPoint = try DaemonProcess.makeTemporaryDirectory()
-    guard mount("tmpfs", mountPoint, "tmpfs", 0, "size=4m,mode=0755") == 0 else {
-      rmdir(mountPoint)
-      throw XCTSkip("cannot mount a tmpfs here: \(String(cString: strerror(errno)))")
-    }
-    addTeardownBlock {
-      umount2(mountPoint, Int32(MNT_DETACH))
-      rmdir(mountPoint)
-    }
+    let (made, reason) = try SmallFilesystem.make(bytes: 4 << 20)
+    guard let filesystem = made else { throw XCTSkip(reason) }
+    addTeardownBlock { filesystem.unmount() }
+    let mountPoint = filesystem.path
     let world = try makeWorld(["--max-attachment-bytes", "\(128 << 20)"], state: mountPoint)
     let sparse = world.own + "/sparse.bin"
     XCTAssertTrue(FileManager.default.createFile(atPath: sparse, contents: nil))

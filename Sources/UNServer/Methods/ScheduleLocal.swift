@@ -18,6 +18,9 @@ enum ScheduleLocal: Method {
         AttachmentJob(app: app, sources: sources) { urls throws(RPCError) in
           var copied = request
           for (i, url) in urls.enumerated() { copied.content.attachments[i].url = url }
+          // Run later than the checks in `Dispatcher`: the state directory may have
+          // stopped taking writes meanwhile, and the app may have been reset.
+          if let notWritable = call.dispatcher.notWritable { throw notWritable.error }
           try call.authorize(app)
           return try answer(call, app: app, copied)
         })
