@@ -19,7 +19,8 @@ final class ClientState {
   var watching: WatchFilter?
 
   struct WatchFilter {
-    var apps: Set<String>?
+    /// By their exact bytes, as apps are told apart everywhere.
+    var apps: Set<ExactKey>?
     func includes(_ app: String) -> Bool { apps?.contains(app) ?? true }
   }
 

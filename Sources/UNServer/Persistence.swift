@@ -196,8 +196,8 @@ final class Persistence {
       resets: resets)
   }
 
-  /// Sorted, without a sort's setup for the set that is nearly always empty.
-  private static func sorted(_ set: Set<String>) -> [String] { set.isEmpty ? [] : set.sorted() }
+  /// Sorted (by their bytes), without a sort's setup for the set that is nearly always empty.
+  private static func sorted(_ set: Set<ExactKey>) -> [String] { set.sortedStrings }
 
   private static func put(_ table: String, _ app: String, _ key: String, _ value: JSONValue) -> StoreChange {
     .put(StoredRow(table: table, app: app, key: key, value: value.encoded()))

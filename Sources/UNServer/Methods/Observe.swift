@@ -10,7 +10,7 @@ enum Watch: Method {
     let apps = try p.stringArray("apps", nonEmpty: true)
     for app in apps ?? [] { try call.authorize(app) }
     if call.client.watching == nil { call.metrics.watchers += 1 }
-    call.client.watching = .init(apps: apps.map(Set.init))
+    call.client.watching = .init(apps: apps.map { Set($0.map { ExactKey($0) }) })
     return .object(["watching": apps.map { .array($0.map { .string($0) }) } ?? .string("all")])
   }
 }
