@@ -60,7 +60,7 @@ struct Call {
   /// The app a call is about: its `app` param, else the app this connection's hello named.
   /// The caller must be allowed to touch it (SPEC §9).
   func app(_ p: Params) throws(RPCError) -> String {
-    try app(named: p.string("app"))
+    try app(named: p.identifier("app"))
   }
 
   /// The app named by an `app` param already read (nil when absent or null).

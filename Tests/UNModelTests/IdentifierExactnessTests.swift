@@ -47,6 +47,17 @@ final class IdentifierExactnessTests: XCTestCase {
     XCTAssertEqual(center.owner(of: nfc), 1000)
   }
 
+  /// Foundation reads a zone's name as a C string, so "UTC" + NUL + anything was UTC.
+  func testATimeZoneWithANulIsRefused() {
+    for zone in ["UTC\u{0}", "UTC\u{0}x", "Europe/Paris\u{0}"] {
+      assertThrows(.invalidParams(field: "trigger.timeZone", problem: "an identifier must not contain U+0000")) {
+        () throws(UNError) in
+        try CalendarTrigger(dateMatching: .init(hour: 9), timeZone: zone, repeats: false)
+      }
+    }
+    XCTAssertNoThrow(try CalendarTrigger(dateMatching: .init(hour: 9), timeZone: "UTC", repeats: false))
+  }
+
   func testConnectionsAndEventsAreKeptPerSpelling() throws {
     let (center, _) = makeCenter()
     center.attach(1, SessionInfo(role: .app, appId: nfc))

@@ -63,4 +63,33 @@ final class ExactKeyPersistenceTests: XCTestCase {
       store.close()
     }
   }
+
+  /// An older version accepted U+0000 in identifiers and kept them: such rows still load
+  /// (clients can no longer send them, and a start-up that refused them would stop the
+  /// daemon for everyone), a zone named `UTC` + NUL as the zone it resolved to.
+  func testRowsAnOlderVersionWroteWithANulStillLoad() throws {
+    let store = MemoryStore()
+    let pending =
+      #"{"request":{"identifier":"r\u0000","content":{"title":"T","categoryIdentifier":"c\u0000","threadIdentifier":"t\u0000","#
+      + #""targetContentIdentifier":"x\u0000"},"trigger":{"type":"calendar","dateMatching":{"hour":9},"timeZone":"UTC\u0000","#
+      + #""repeats":true}},"anchor":1767254400000,"next":1767258000000,"added":1}"#
+    let categories =
+      #"[{"identifier":"c\u0000","actions":[{"identifier":"a\u0000","title":"A"}],"intentIdentifiers":["i\u0000"]}]"#
+    try store.commit([
+      .putNumbered(table: Persistence.Table.pending, app: "a\u{0}b", number: 1, value: Array(pending.utf8)),
+      .put(StoredRow(table: Persistence.Table.categories, app: "a\u{0}b", key: "", value: Array(categories.utf8))),
+    ])
+    let center = Center(clock: ManualClock(t0))
+    try Persistence(store: store).load(into: center)
+    let app = center.app("a\u{0}b")
+    let request = try XCTUnwrap(app.pending.unordered.first?.request)
+    XCTAssertEqual(Array(request.identifier.utf8), Array("r\u{0}".utf8))
+    XCTAssertEqual(Array(request.content.categoryIdentifier.utf8), Array("c\u{0}".utf8))
+    guard case .calendar(let trigger)? = request.trigger else {
+      return XCTFail("\(String(describing: request.trigger))")
+    }
+    XCTAssertEqual(trigger.timeZoneIdentifier, "UTC")
+    XCTAssertEqual(app.categories.first.map { Array($0.identifier.utf8) }, Array("c\u{0}".utf8))
+    XCTAssertNil(center.apps["a"], "the app is not the one its name begins with")
+  }
 }

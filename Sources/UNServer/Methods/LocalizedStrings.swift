@@ -22,6 +22,8 @@ enum RegisterLocalizedStrings: Method {
     }
     var table: [ExactKey: String] = [:]
     for m in members {
+      // A key is an identifier (`loc-key` names it).
+      try Params.refuseNUL(m.name, field: "strings")
       guard case .string(let format) = m.value else {
         throw RPCError.invalidParams(field: "strings.\(m.name)", "expected a string, got \(m.value.typeName)")
       }
