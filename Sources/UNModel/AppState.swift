@@ -146,9 +146,9 @@ extension AppState {
     return gone
   }
 
-  /// Removes every notification; returns their identifiers, sorted.
+  /// Removes every notification; returns their identifiers, in the order of their bytes.
   func removeAllDelivered() -> [String] {
-    let gone = delivered.keys.sorted()
+    let gone = delivered.keys.sorted { ExactKey($0) < ExactKey($1) }
     delivered.removeAll()
     for id in gone { journal?.delivered(appId, id) }
     return gone

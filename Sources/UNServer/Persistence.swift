@@ -129,7 +129,7 @@ final class Persistence {
     guard !rowsOfEvents.isEmpty else { return }
     for row in rowsOfEvents { startup.deleteNumbered(table: Table.events, number: row.number) }
     let fromRows = Set(rowsOfEvents.lazy.map { $0.number - StateCodec.eventNumberBase })
-    for app in Set(rowsOfEvents.lazy.map(\.app)).sorted() {
+    for app in Set(rowsOfEvents.lazy.map { ExactKey($0.app) }).sortedStrings {
       let kept = center.history.events(of: app).filter { fromRows.contains($0.sequence) }
       kept.withUnsafeBufferPointer { buffer in
         guard let base = buffer.baseAddress else { return }
