@@ -29,8 +29,11 @@ FROM debian:bookworm-slim
 COPY --from=build /out/ /usr/local/bin/
 # The socket directory and the state directory belong to the daemon's user so that named
 # volumes mounted there start out writable by it.  Clients sharing the socket volume
-# need group 10001 (the socket is 0660).
-RUN install -d -o 10001 -g 10001 -m 0750 /run/uncenter /var/lib/uncenter
+# need group 10001 (the socket is 0660).  The state directory is the daemon's alone
+# (0700): it refuses one that another user owns or may write, and tightens one others
+# may read.
+RUN install -d -o 10001 -g 10001 -m 0750 /run/uncenter \
+    && install -d -o 10001 -g 10001 -m 0700 /var/lib/uncenter
 USER 10001:10001
 VOLUME ["/run/uncenter", "/var/lib/uncenter"]
 ENV UNCENTER_SOCKET=/run/uncenter/uncenterd.sock

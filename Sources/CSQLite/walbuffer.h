@@ -19,10 +19,16 @@
  * writes the connection's gathered frames out first.  A commit's frames are thus in the
  * kernel before any other connection can see the commit, and (as before) before
  * SQLiteStore.commit returns; with synchronous=FULL SQLite syncs the log inside the commit,
- * which writes the run out first.  A write that fails there cannot be reported to SQLite,
- * which goes on to publish the commit: the process stops at once (uncenter_wal_fatal), so
- * that no checkpoint copies a frame the file does not hold, and the commit, never answered,
- * is not in the log a restart recovers.
+ * which writes the run out first.
+ *
+ * A write that fails (a full or failing disk) must be reported while SQLite can still roll
+ * the transaction back: so the run is written out as soon as the page of the transaction's
+ * commit frame joins it (a frame header says whether its frame ends a transaction), inside
+ * that xWrite, whose error SQLite treats as the commit's.  The barrier then finds nothing
+ * gathered.  Should it ever find frames whose write fails, that cannot be reported to
+ * SQLite, which goes on to publish the commit: the process stops at once
+ * (uncenter_wal_fatal), so that no checkpoint copies a frame the file does not hold, and the
+ * commit, never answered, is not in the log a restart recovers.
  */
 #include <pthread.h>
 #include <sqlite3.h>
@@ -42,6 +48,8 @@ typedef struct uncenter_wal_file {
   int used;
   sqlite3_int64 start;
   uncenter_db_file *db;  /* the database file of the same connection, if still open */
+  sqlite3_int64 commit_header_at; /* where the last write put a commit frame's header, or -1 */
+  sqlite3_int64 end;              /* the furthest byte written since the log's header */
 } uncenter_wal_file;
 
 /* A connection's database file: the default VFS's, with the barrier above. */
@@ -96,6 +104,14 @@ static int uncenter_wal_read(sqlite3_file *file, void *out, int amount, sqlite3_
   return rc != SQLITE_OK ? rc : f->inner->pMethods->xRead(f->inner, out, amount, offset);
 }
 
+/* Whether a write is the header of a commit frame: 24 bytes (a frame header, which SQLite
+ * writes on its own before the frame's page) whose "database size after commit" field,
+ * bytes 4-7, is not zero (it is zero in every frame but a transaction's last). */
+static inline int uncenter_wal_is_commit_header(const void *data, int amount) {
+  const unsigned char *b = (const unsigned char *)data;
+  return amount == 24 && (b[4] | b[5] | b[6] | b[7]) != 0;
+}
+
 static int uncenter_wal_write(sqlite3_file *file, const void *data, int amount, sqlite3_int64 offset) {
   uncenter_wal_file *f = (uncenter_wal_file *)file;
   int rc;
@@ -103,13 +119,30 @@ static int uncenter_wal_write(sqlite3_file *file, const void *data, int amount, 
   if (f->used > 0 && (offset != f->start + f->used || amount > UNCENTER_WAL_BUFFER - f->used)) {
     if ((rc = uncenter_wal_write_out(f)) != SQLITE_OK) return rc;
   }
+  /* The page after a commit frame's header ends the transaction's frames (but for the
+   * padding a synchronous commit adds, which its sync writes out first). */
+  int ends_commit = f->commit_header_at >= 0 && offset == f->commit_header_at + 24;
+  int commit_header = uncenter_wal_is_commit_header(data, amount);
+  f->commit_header_at = commit_header ? offset : -1;
+  /* The log starts again from its header; a commit header written below the end of this
+   * pass over the log rewrites a frame already there (SQLite's checksum rewrite, after a
+   * transaction's commit frame), and may be its last write: it goes straight through. */
+  if (offset == 0) f->end = 0;
+  int rewrite = offset + amount <= f->end;
+  if (offset + amount > f->end) f->end = offset + amount;
+  if (commit_header && rewrite) {
+    if ((rc = uncenter_wal_write_out(f)) != SQLITE_OK) return rc;
+    return f->inner->pMethods->xWrite(f->inner, data, amount, offset);
+  }
   if (f->buffer == NULL || amount > UNCENTER_WAL_CHUNK) {
     return f->inner->pMethods->xWrite(f->inner, data, amount, offset);
   }
   if (f->used == 0) f->start = offset;
   memcpy(f->buffer + f->used, data, (size_t)amount);
   f->used += amount;
-  return SQLITE_OK;
+  /* Written out here, where a failure (a full disk) is still the commit's error, which
+   * SQLite rolls back: at the shared-memory barrier it could not be reported. */
+  return ends_commit ? uncenter_wal_write_out(f) : SQLITE_OK;
 }
 
 static int uncenter_wal_truncate(sqlite3_file *file, sqlite3_int64 size) {
@@ -358,6 +391,7 @@ static int uncenter_wal_open(sqlite3_vfs *vfs, sqlite3_filename name, sqlite3_fi
   uncenter_wal_file *f = (uncenter_wal_file *)file;
   memset(f, 0, sizeof *f);
   f->inner = (sqlite3_file *)((char *)file + UNCENTER_WAL_HEADER);
+  f->commit_header_at = -1;
   int rc = below->xOpen(below, name, f->inner, flags, outFlags);
   if (rc != SQLITE_OK) {
     f->base.pMethods = NULL;

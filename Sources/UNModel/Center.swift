@@ -199,9 +199,17 @@ public final class Center {
     !(appSessions[appId]?.isEmpty ?? true) && (apps[appId]?.wantsForeground ?? true)
   }
 
-  /// Records the uid that owns an app (its first user).
-  public func claim(app appId: String, uid: UInt32) {
-    withApp(appId) { if $0.owner == nil { $0.owner = uid } }
+  /// Creates the app if it is new and records `uid` as its owner if it has none (nil:
+  /// the app is created unclaimed).
+  public func claim(app appId: String, uid: UInt32?) {
+    withApp(appId) { app in
+      if app.owner == nil, let uid { app.owner = uid }
+    }
+  }
+
+  /// Forgets the app's owner (`releaseApp`); nothing else changes.
+  public func release(app appId: String) {
+    existingApp(appId)?.owner = nil
   }
 
   public func setForeground(app appId: String, _ foreground: Bool) {

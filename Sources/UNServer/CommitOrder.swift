@@ -14,6 +14,9 @@ final class CommitOrder {
   private(set) var durable: UInt64 = 0
   /// Connections with held output, in the order their output was first held.
   private var waiting: [ClientConnection] = []
+  /// False while the state is not writable (`Commits`): output then waits only behind
+  /// its connection's own held output, not for commits that may not come soon.
+  var holdsBehindCommits = true
 
   /// A commit handed to the writer is not durable yet.
   var awaitsCommit: Bool { submitted > durable }
@@ -27,7 +30,7 @@ final class CommitOrder {
   /// Output that cannot go out yet is held where it is, at the front of `output`
   /// (true); false when the connection's output may be written now.
   func hold(_ client: ClientConnection, callbacks: Bool) -> Bool {
-    guard submitted > durable || !client.held.isEmpty else { return false }
+    guard (holdsBehindCommits && submitted > durable) || !client.held.isEmpty else { return false }
     let end = client.output.count
     guard end > client.held.end else { return true }
     if client.held.isEmpty { waiting.append(client) }

@@ -11,6 +11,12 @@ import UVLoop
 /// requests; their answers and callbacks are held (`CommitOrder`) and written when the
 /// commit they depend on is durable, so an acknowledged call survives kill -9.
 ///
+/// When the disk refuses a commit (full, failing), the writer keeps what it could not
+/// write and this reports the state not writable (`onWritability`): the dispatcher refuses
+/// clients' changes, output no longer waits behind commits (reads, callbacks and pings go
+/// on; a connection's output still waits behind its own held output), and the writer is
+/// asked to try again every `retryMilliseconds` until it succeeds and the mode ends.
+///
 /// Loop-confined, owned by `Server`.
 final class Commits {
   let order: CommitOrder
@@ -19,9 +25,15 @@ final class Commits {
   private let center: Center
   /// Writes the held output of a durable commit (`Outbox.release`).
   var onDurable: (_ batch: UInt64, _ clients: [ClientConnection]) -> Void = { _, _ in }
-  /// The store cannot write: the daemon must stop without answering.
-  var onFailure: (StoreError) -> Void = { _ in }
-  private var failed = false
+  /// The state stopped taking writes (the error), or takes them again (nil).
+  var onWritability: (StoreError?) -> Void = { _ in }
+  /// Why the state does not take writes now (nil: it does).
+  private(set) var notWritable: StoreError?
+  /// Changes handed to the writer and not durable yet, as of its last report.
+  private(set) var unwrittenBatches = 0
+  /// Asks the writer to try again while the state is not writable.
+  private let retryTimer: LoopTimer
+  static let retryMilliseconds: UInt64 = 1000
 
   /// Where the stored event history is (from the start-up load).
   private var runs: EventRuns
@@ -31,12 +43,26 @@ final class Commits {
     self.order = order
     self.runs = runs
     self.center = center
+    retryTimer = try LoopTimer(loop: loop)
+    retryTimer.keepsLoopAlive = false
+    // The reserve is made here, before the writer owns the store; without it the state
+    // starts not writable, and the writer's retries make it.
+    var reserveFailure: StoreError?
+    do {
+      try store.restoreReserve()
+    } catch {
+      reserveFailure = error
+    }
     // The wakeup exists before the writer thread, which only ever calls its waker.
     var wake: (() -> Void)?
     wakeup = try LoopWakeup(loop: loop) { wake?() }
-    writer = StoreWriter(store: store, notify: { [waker = wakeup.waker] in waker.wake() })
+    writer = StoreWriter(
+      store: store, failure: reserveFailure, notify: { [waker = wakeup.waker] in waker.wake() })
     wake = { [unowned self] in self.writerProgressed() }
   }
+
+  /// Reports the writer's first condition (once the callbacks are set).
+  func start() { apply(writer.progress) }
 
   /// End of an iteration: what changed goes to the writer as the next commit.  Its rows
   /// are encoded here, on the loop, into one list of bytes: the writer then reads no
@@ -46,7 +72,6 @@ final class Commits {
   /// arena under its lock: both threads waited on each other for ~0.8 µs per request,
   /// more than the rows cost to encode (~0.2 µs).
   func submit() {
-    guard !failed else { return }
     guard let changes = Persistence.takeChanges(from: center) else { return }
     var list = writer.spareList() ?? ChangeList(rows: changes.rowCount, rowBytes: Self.typicalRowBytes)
     changes.append(to: &list, runs: &runs)
@@ -65,7 +90,7 @@ final class Commits {
   /// out.  True when it submitted (the caller then holds the output queued so far behind
   /// this commit).
   func submitIfLarge() -> Bool {
-    guard !failed, center.changes.rowCount >= Self.earlyRows else { return false }
+    guard center.changes.rowCount >= Self.earlyRows else { return false }
     submit()
     return true
   }
@@ -78,23 +103,44 @@ final class Commits {
   }
 
   private func apply(_ progress: StoreWriter.Progress) {
-    guard !failed else { return }
-    if let failure = progress.failure {
-      failed = true
-      onFailure(failure)
-      return
-    }
+    unwrittenBatches = progress.unwrittenBatches
+    if let failure = progress.failure, notWritable == nil { enterNotWritable(failure) }
     let clients = order.advance(to: progress.durable)
-    guard !clients.isEmpty else { return }
-    onDurable(progress.durable, clients)
-    order.settle()
+    if !clients.isEmpty {
+      onDurable(progress.durable, clients)
+      order.settle()
+    }
+    if progress.failure == nil, notWritable != nil { leaveNotWritable() }
+  }
+
+  private func enterNotWritable(_ failure: StoreError) {
+    notWritable = failure
+    // Output reports what is in memory: it no longer waits for commits that may not
+    // come soon (a connection's output still waits behind its own held output).
+    order.holdsBehindCommits = false
+    let writer = self.writer
+    try? retryTimer.start(afterMilliseconds: Self.retryMilliseconds, repeatMilliseconds: Self.retryMilliseconds) {
+      writer.retry()
+    }
+    onWritability(failure)
+  }
+
+  private func leaveNotWritable() {
+    notWritable = nil
+    order.holdsBehindCommits = true
+    retryTimer.stop()
+    onWritability(nil)
   }
 
   /// Shutdown: commits what is left, waits for the writer to end, writes what waited.
-  func finish() {
+  /// Returns the writer's last report (with the batches it could not write, if any).
+  @discardableResult
+  func finish() -> StoreWriter.Progress {
     submit()
     let progress = writer.close()
     apply(progress)
+    retryTimer.close()
     wakeup.close()
+    return progress
   }
 }

@@ -11,6 +11,17 @@ final class Dispatcher {
   let metrics: Metrics
   let dates = DateTextCache()
   let warningTexts = WarningsTextCache()
+  /// Set while the state directory refuses writes (`Server.writabilityChanged`): calls of
+  /// kind `.change` are refused with its error before they run.
+  var notWritable: NotWritable?
+
+  struct NotWritable {
+    /// The -32010 answered to changes.
+    var error: RPCError
+    /// The store's error (`stats.state.error`).
+    var reason: String
+    var since: Instant
+  }
 
   init(center: Center, configuration: ServerConfiguration, log: Log, metrics: Metrics) {
     self.center = center
@@ -61,7 +72,8 @@ final class Dispatcher {
   /// witnesses (about 160 instructions a request).
   func handle(_ fast: ScheduleLocalCall, from client: ClientState) -> Answer {
     metrics.requests += 1
-    let call = Call(params: nil, client: client, dispatcher: self)
+    let call = Call(params: nil, client: client, dispatcher: self, kind: ScheduleLocal.kind)
+    if let notWritable { return .error(fast.id ?? .null, notWritable.error) }
     let result: ScheduleResult
     do {
       result = try ScheduleLocal.run(call, app: try call.app(named: fast.app), fast.request)
@@ -78,6 +90,8 @@ final class Dispatcher {
     if case .array? = request.params {
       throw .invalidParams(field: "params", "must be an object (by name), not an array")
     }
-    return try method.handle(Call(params: request.params, client: client, dispatcher: self))
+    let kind = method.kind
+    if kind == .change, let notWritable { throw notWritable.error }
+    return try method.handle(Call(params: request.params, client: client, dispatcher: self, kind: kind))
   }
 }

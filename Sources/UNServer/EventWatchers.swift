@@ -57,6 +57,26 @@ final class EventWatchers {
     for wait in satisfied { finish(wait, with: json) }
   }
 
+  /// An event of the daemon's own, of no app (the state directory's condition): to every
+  /// connection watching all apps and to the waits that name no app.  Not kept in the
+  /// history (it is no app's), and logged by its caller.
+  func publishDaemonEvent(_ type: Server.DaemonEvent, at date: Instant, _ fields: [JSONMember]) {
+    let json = JSONValue.object(
+      [
+        JSONMember("type", .string(type.rawValue)), JSONMember("app", .null),
+        JSONMember("date", ModelEncoding.date(date)),
+      ]
+        + fields)
+    var encoded: [UInt8] = []
+    RPCEncoder.appendNotification(method: "event", params: json, to: &encoded)
+    for client in connections.clients.values where client.condition.isLive {
+      guard let watch = client.state.watching, watch.apps == nil else { continue }
+      outbox.queueCallback(encoded, to: client)
+    }
+    let satisfied = waits.filter { $0.request.app == nil && json.matches($0.request.filter) }
+    for wait in satisfied { finish(wait, with: json) }
+  }
+
   /// SPEC §9: a log line per event, `level=info event=fired app=... id=...`.
   private func logEvent(_ event: Event) {
     guard log.logs(.info) else { return }

@@ -6,7 +6,31 @@ import UNModel
 /// and is listed once in `MethodTable.all`.
 protocol Method: Sendable {
   static var name: String { get }
+  /// What the method does to the state: decides whether it runs while the state
+  /// directory refuses writes, and whether it may create and claim an app.
+  static var kind: MethodKind { get }
   static func handle(_ call: Call) throws(RPCError) -> Reply
+}
+
+/// What a method does to the center's state (proto-docs/README.md, "Apps and their
+/// owners" and "When the disk is full").
+enum MethodKind: Sendable {
+  /// Changes nothing durable: runs always; never creates or claims an app (an app that
+  /// does not exist reads as empty).
+  case read
+  /// A client's change: refused with -32010 while the state is not writable; creates the
+  /// app it names, which a caller other than root or the daemon's uid then owns.
+  case change
+  /// Completes what the daemon started (a background action, a service or content
+  /// extension, a presentation): runs always, so that nothing the daemon began is left
+  /// waiting; its change is written once the disk takes writes again.
+  case completion
+  /// `hello`: binds the connection; creates and claims its app like a change, and runs
+  /// while the state is not writable (reconnecting apps must get their callbacks).
+  case session
+
+  /// Whether a call of this kind creates the app it names and claims it for its caller.
+  var claims: Bool { self == .change || self == .session }
 }
 
 /// A connection's state as the methods see it: its number, what its `hello` said, and
@@ -43,6 +67,8 @@ struct Call {
   let params: JSONValue?
   let client: ClientState
   let dispatcher: Dispatcher
+  /// The running method's kind: a `.change` or `.session` claims the app it names.
+  let kind: MethodKind
 
   var center: Center { dispatcher.center }
   var configuration: ServerConfiguration { dispatcher.configuration }
@@ -75,16 +101,20 @@ struct Call {
     return app
   }
 
-  /// SPEC §9: an app belongs to the uid that first used it; other uids, except root and
-  /// the daemon's own, are refused.  A peer whose credentials cannot be read counts as
-  /// the daemon's own uid (only possible for sockets the daemon made itself).
+  /// An app belongs to the uid whose change (or `hello`) first named it; other uids but
+  /// root and the daemon's own are refused.  Reads and completions never claim, and root
+  /// and the daemon's uid (operators, test harnesses) use every app without claiming it.
+  /// A peer whose credentials cannot be read counts as the daemon's own uid (only possible
+  /// for sockets the daemon made itself).
   func authorize(_ app: String) throws(RPCError) {
     let uid = client.peer?.uid ?? configuration.daemonUID
+    let privileged = uid == 0 || uid == configuration.daemonUID
     switch owner(app) {
     case nil:
-      center.claim(app: app, uid: uid)
+      guard kind.claims else { return }
+      center.claim(app: app, uid: privileged ? nil : uid)
     case let owner?:
-      guard uid == owner || uid == 0 || uid == configuration.daemonUID else {
+      guard uid == owner || privileged else {
         throw ErrorMapping.rpcError(.accessDenied(app: app))
       }
     }
@@ -111,7 +141,7 @@ enum MethodTable {
     Reset.self, Discover.self, RequestAuthorization.self, GetNotificationSettings.self, SetAuthorization.self,
     Watch.self, WaitFor.self, Stats.self, PushRemote.self, CompleteContent.self, Expand.self, Collapse.self,
     Interact.self, CompleteExtensionResponse.self, CompletePresentation.self,
-    RegisterLocalizedStrings.self, GetLocalizedStrings.self,
+    RegisterLocalizedStrings.self, GetLocalizedStrings.self, ReleaseApp.self,
   ]
 
   static let byName: [String: any Method.Type] = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })

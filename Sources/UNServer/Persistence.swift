@@ -39,6 +39,7 @@ final class Persistence {
     func app(_ id: String) -> AppState {
       snapshot.apps[id] ?? AppState(appId: id, authorization: center.configuration.initialAuthorization)
     }
+    let database = (store as? SQLiteStore)?.path
     for row in try store.loadAll() {
       let value: JSONValue
       do {
@@ -46,7 +47,7 @@ final class Persistence {
           try JSONParser.parse(b)
         }
       } catch {
-        throw StoreCorruption(row: row, reason: "\(error)")
+        throw StoreCorruption(row: row, reason: "\(error)", database: database)
       }
       do {
         switch row.table {
@@ -97,7 +98,7 @@ final class Persistence {
           throw StateCodec.Corrupt(description: "unknown table")
         }
       } catch let error as StateCodec.Corrupt {
-        throw StoreCorruption(row: row, reason: error.description)
+        throw StoreCorruption(row: row, reason: error.description, database: database)
       }
     }
     center.restore(snapshot)
@@ -204,11 +205,17 @@ final class Persistence {
   }
 }
 
-/// A stored row that cannot be read back.
+/// A stored row that cannot be read back: which row, and, in a state directory, which
+/// database, which directory and what the operator can do.
 struct StoreCorruption: Error, CustomStringConvertible {
   var row: StoredRow
   var reason: String
+  /// The database file, when the store has one.
+  var database: String?
   var description: String {
-    "stored state is corrupt: table \(row.table), app '\(row.app)', key '\(row.key)': \(reason)"
+    let what = "table \(row.table), app '\(row.app)', key '\(row.key)': \(reason)"
+    guard let database else { return "stored state is corrupt: \(what)" }
+    return "stored state is corrupt: "
+      + StateDirectory.unusable(database: database, "holds a row that cannot be read (\(what))").description
   }
 }

@@ -33,8 +33,8 @@ public final class Server {
 
   enum Phase {
     case serving
-    /// SIGTERM/SIGINT or a failed store; `failed` makes the exit status non-zero.
-    case stopping(failed: Bool)
+    /// SIGTERM/SIGINT.
+    case stopping
   }
 
   var configuration: ServerConfiguration { dispatcher.configuration }
@@ -93,7 +93,8 @@ public final class Server {
       router.watchers.cancel(of: client)
     }
     commits?.onDurable = { [outbox] batch, clients in outbox.release(upTo: batch, of: clients) }
-    commits?.onFailure = { [unowned self] error in self.storeFailed(error) }
+    commits?.onWritability = { [unowned self] failure in self.writabilityChanged(failure) }
+    commits?.start()
   }
 
   /// `--state`: loads the stored state into the center, fires what was missed while the
@@ -103,7 +104,18 @@ public final class Server {
     -> (store: StateStore, runs: EventRuns)?
   {
     guard let directory = configuration.stateDirectory else { return nil }
-    let store = try SQLiteStore(directory: directory, durability: configuration.durability)
+    let store = try SQLiteStore(
+      directory: directory, durability: configuration.durability, reserveBytes: configuration.stateReserveBytes)
+    let tightened = store.tightened
+    if !tightened.isEmpty {
+      // Once: the state was readable by others until now.
+      log.warn(
+        "state_tightened",
+        [
+          "dir": directory, "was": tightened.directoryMode.map { String(format: "%04o", $0) } ?? "0700",
+          "entries": "\(tightened.entries)", "now": "0700/0600",
+        ])
+    }
     let persistence = Persistence(store: store)
     center.changes.isEnabled = true
     try persistence.load(into: center)
@@ -160,7 +172,6 @@ public final class Server {
     }
     log.info("stopped")
     log.flush()
-    if case .stopping(failed: true) = phase { return 1 }
     return 0
   }
 
@@ -213,7 +224,7 @@ public final class Server {
   /// the socket.
   func stop(signal: Int32) {
     guard case .serving = phase else { return }
-    phase = .stopping(failed: false)
+    phase = .stopping
     log.info("stopping", ["signal": signal == SIGTERM ? "TERM" : "INT"])
     notifyStopping(signal: signal)  // systemd: STOPPING=1, watchdog off
     endpoint.close()
@@ -223,7 +234,12 @@ public final class Server {
     router.presentations.closeAll()
     for client in Array(connections.clients.values) { connections.drain(client) }
     // Commits what is left and waits for the writer: every answer is then durable.
-    commits?.finish()
+    if let left = commits?.finish(), left.unwrittenBatches > 0 {
+      // Never answered: their callers were told nothing was kept, or got no answer.
+      log.error(
+        "state_not_written",
+        ["dir": configuration.stateDirectory ?? "", "error": left.failure.map { "\($0)" } ?? "unknown"])
+    }
     outbox.flushAll()
     check.close()
     busyPoll.close()
@@ -235,15 +251,6 @@ public final class Server {
       }
       deadline.keepsLoopAlive = false
     }
-  }
-
-  /// The store cannot write: answering without storing would lose acknowledged state,
-  /// so nothing more is answered and the daemon stops with a non-zero status.
-  func storeFailed(_ error: StoreError) {
-    log.error("store_commit_failed", ["error": "\(error)"])
-    connections.dropAll()
-    if case .serving = phase { stop(signal: SIGTERM) }
-    phase = .stopping(failed: true)
   }
 }
 

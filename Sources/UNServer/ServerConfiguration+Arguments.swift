@@ -40,6 +40,10 @@ extension ServerConfiguration {
       --state DIR               keep all state in SQLite (WAL) in DIR; without it, memory only
       --durability MODE         normal (default: survives a crash of the process) or full
                                 (also survives power loss; an fsync per commit)
+      --state-reserve BYTES     room set aside in the state directory (uncenter.reserve) so
+                                that the commit meeting a full disk is still written
+                                (default 1048576; 0: none); while the disk refuses writes,
+                                changes are answered -32010 and reads go on
       --log-level LEVEL         debug, info (default: a line per event), warn or error;
                                 lines are written by a thread of their own, and dropped
                                 (then counted in a log_lines_dropped line) when more than
@@ -114,6 +118,8 @@ extension ServerConfiguration {
         config.outboundHardLimit = try number(name, try value(name, inline: inline), min: 4096)
         config.outboundSoftLimit = max(1024, config.outboundHardLimit / 16)
       case "--state": config.stateDirectory = try value(name, inline: inline)
+      case "--state-reserve":
+        config.stateReserveBytes = try number(name, try value(name, inline: inline), min: 0)
       case "--durability":
         let text = try value(name, inline: inline)
         guard let mode = SQLiteStore.Durability(rawValue: text) else {

@@ -41,6 +41,9 @@ public struct ServerConfiguration: Sendable {
   /// `--state DIR`: keep the state in SQLite there (memory only when nil).
   public var stateDirectory: String?
   public var durability = SQLiteStore.Durability.normal
+  /// `--state-reserve BYTES`: room set aside in the state directory for the commit that
+  /// meets a full disk (`DiskReserve`); 0 for none.
+  public var stateReserveBytes = 1 << 20
   /// The daemon's own uid: its peers with this uid may use every app.
   public var daemonUID: UInt32 = getuid()
   /// `--desktop`: show banners on the session bus's notification server (SPEC §10).

@@ -60,23 +60,25 @@ public final class SQLiteStore: StateStore {
   private var databaseFD: Int32 = -1
   /// `uncenter.lock`, held for as long as the store is open.
   private var lock: StateDirectoryLock?
+  /// Room set aside for the commit that meets a full disk (`DiskReserve`).
+  let reserve: DiskReserve
+  /// What was made private when the directory was opened (for the daemon's log).
+  public let tightened: StateDirectory.Tightening
 
-  public init(directory: String, durability: Durability, limits: LogLimits = LogLimits()) throws(StoreError) {
+  /// `reserveBytes`: the room `uncenter.reserve` sets aside (0: none); it is made by the
+  /// first `restoreReserve`.
+  public init(directory: String, durability: Durability, limits: LogLimits = LogLimits(), reserveBytes: Int = 0)
+    throws(StoreError)
+  {
     self.limits = limits
+    reserve = DiskReserve(directory: directory, bytes: reserveBytes)
     path = directory.hasSuffix("/") ? directory + "uncenter.db" : directory + "/uncenter.db"
-    var isDir: ObjCBool = false
-    if !FileManager.default.fileExists(atPath: directory, isDirectory: &isDir) {
-      do {
-        try FileManager.default.createDirectory(
-          atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-      } catch {
-        throw StoreError("cannot create the state directory \(directory): \(error.localizedDescription)")
-      }
-    } else if !isDir.boolValue {
-      throw StoreError("\(directory) is not a directory")
-    }
-    lock = try StateDirectoryLock(directory: directory)
-    let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+    // Checked and made private, the database there or made new (`StateDirectory`).
+    let state = try StateDirectory(directory)
+    lock = try state.openDatabase()
+    tightened = state.tightened
+    // Not SQLITE_OPEN_CREATE: the database is there (a new one was made above).
+    let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX
     // The log's frames are handed to the kernel once per commit (walbuffer.h).
     guard sqlite3_open_v2(path, &db, flags, uncenter_wal_vfs()) == SQLITE_OK else {
       let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
@@ -102,8 +104,19 @@ public final class SQLiteStore: StateStore {
 
   func failure(_ what: String) -> StoreError { fail(what) }
 
+  /// SQLite's message, and the system's error behind it when there is one (`No space left
+  /// on device`, `Input/output error`).
   private func fail(_ what: String) -> StoreError {
-    StoreError("\(path): \(what): \(db.map { String(cString: sqlite3_errmsg($0)) } ?? "closed")")
+    guard let db else { return StoreError("\(path): \(what): closed") }
+    // A full disk is reported as SQLITE_FULL with no system error kept.
+    let system =
+      sqlite3_system_errno(db) != 0 ? sqlite3_system_errno(db) : sqlite3_errcode(db) == SQLITE_FULL ? ENOSPC : 0
+    let cause = system != 0 ? " (\(String(cString: strerror(system))))" : ""
+    return StoreError("\(path): \(what): \(String(cString: sqlite3_errmsg(db)))\(cause)")
+  }
+
+  private func corrupt(_ what: String) -> StoreError {
+    StateDirectory.unusable(database: path, "\(what): \(db.map { String(cString: sqlite3_errmsg($0)) } ?? "closed")")
   }
 
   func exec(_ sql: String) throws(StoreError) {
@@ -117,11 +130,11 @@ public final class SQLiteStore: StateStore {
     // A corrupt or foreign file fails here, before anything is written.
     var check: OpaquePointer?
     guard sqlite3_prepare_v2(db, "PRAGMA quick_check", -1, &check, nil) == SQLITE_OK else {
-      throw fail("the database cannot be read (corrupt, or not an SQLite database)")
+      throw corrupt("cannot be read (corrupt, or not an SQLite database)")
     }
     let ok = sqlite3_step(check) == SQLITE_ROW && sqlite3_column_text(check, 0).map { String(cString: $0) } == "ok"
     sqlite3_finalize(check)
-    guard ok else { throw fail("the database failed its integrity check") }
+    guard ok else { throw corrupt("failed its integrity check") }
     // Normal locking, not exclusive: the checkpointer's connection reads the log while
     // this one writes it (the lock file keeps other processes out).
     try exec("PRAGMA journal_mode=WAL")
@@ -325,6 +338,10 @@ public final class SQLiteStore: StateStore {
       checkpointer.request()
     }
   }
+
+  public func releaseReserve() -> Bool { reserve.release() }
+
+  public func restoreReserve() throws(StoreError) { try reserve.restore() }
 
   public func close() {
     checkpointer?.close()

@@ -11,8 +11,10 @@ final class StateDirectoryLock {
   /// Takes the lock or throws: another holder, or the file cannot be opened.
   init(directory: String) throws(StoreError) {
     let path = (directory.hasSuffix("/") ? directory : directory + "/") + "uncenter.lock"
-    fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+    fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
     guard fd >= 0 else { throw StoreError("cannot open \(path): \(String(cString: strerror(errno)))") }
+    // 0600 whatever the umask (`StateDirectory` made an existing one so already).
+    fchmod(fd, 0o600)
     guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
       let busy = errno == EWOULDBLOCK
       let reason = String(cString: strerror(errno))

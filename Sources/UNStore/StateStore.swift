@@ -19,11 +19,18 @@ public protocol StateStore: AnyObject {
   /// Work that may follow a commit and that no answer waits for: the commit is already
   /// durable (`StoreWriter` calls it after reporting the commit).
   func maintain()
+  /// Gives back the room set aside for a commit that failed for lack of space (a
+  /// `DiskReserve`); false when there was none to give.
+  func releaseReserve() -> Bool
+  /// Sets that room aside again; throws while the file system has none.
+  func restoreReserve() throws(StoreError)
   func close()
 }
 
 extension StateStore {
   public func maintain() {}
+  public func releaseReserve() -> Bool { false }
+  public func restoreReserve() throws(StoreError) {}
   public func commit(_ list: ChangeList) throws(StoreError) { try commit(list.changes) }
 }
 

@@ -265,6 +265,7 @@ final class IdentifierExactnessTests: EndToEndTestCase {
       ("waitFor", #"{"event":{"app":"\#(nul)"},"timeout":0}"#, "event.app"),
       ("registerLocalizedStrings", #"{"strings":{"ok":"a","\#(nul)":"b"}}"#, "strings"),
       ("reset", #"{"app":"\#(nul)"}"#, "app"),
+      ("releaseApp", #"{"app":"\#(nul)"}"#, "app"),
     ]
     for (method, params, field) in cases {
       let r = try c.call(method, J(params))

@@ -91,8 +91,9 @@ final class OpenRPCTests: XCTestCase {
       guard let name = method["name"]?.stringValue else { continue }
       let hasApp = documentedParams(method).contains("app")
       let errors = (method["errors"]?.arrayValue ?? []).compactMap { $0["$ref"]?.stringValue }
+      // waitFor's app is optional without a default; releaseApp's is required.
       XCTAssertEqual(
-        hasApp && name != "waitFor", errors.contains("#/components/errors/NoApp"),
+        hasApp && name != "waitFor" && name != "releaseApp", errors.contains("#/components/errors/NoApp"),
         "\(name): an app-scoped method (app param) lists NoApp, and only those")
     }
   }
@@ -112,7 +113,8 @@ final class OpenRPCTests: XCTestCase {
     XCTAssertEqual(names("PresentationOption"), PresentationOption.allCases.map(\.rawValue))
     XCTAssertEqual(names("Surface"), Surface.allCases.map(\.rawValue))
     XCTAssertEqual(names("Role"), Role.allCases.map(\.rawValue))
-    XCTAssertEqual(names("EventType"), Event.Kind.allCases.map(\.rawValue))
+    XCTAssertEqual(
+      names("EventType"), Event.Kind.allCases.map(\.rawValue) + Server.DaemonEvent.allCases.map(\.rawValue))
   }
 
   func testContentAndCategoryFieldsMatchTheDecoder() {

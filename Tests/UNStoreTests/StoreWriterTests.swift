@@ -101,21 +101,72 @@ final class StoreWriterTests: XCTestCase {
     XCTAssertEqual(writer.close().durable, 100)
   }
 
-  /// A failed commit stops the writer: the failure is reported, and no later batch is
-  /// written (it would store a state the daemon never had).
-  func testAFailedCommitStopsWriting() throws {
-    let store = FailingStore(failAt: 2)
+  /// A failed commit keeps its batches: nothing later is written without them, and once
+  /// the store takes writes again a retry commits them all, in order, and the failure is
+  /// reported no more.
+  func testAFailedCommitKeepsItsBatchesUntilARetrySucceeds() throws {
+    let store = FailingStore()
     let writer = StoreWriter(store: store) {}
     writer.submit([put("a", "1")], batch: 1)
-    // Waits for batch 1 alone, so batch 2 is its own commit.
     while writer.progress.durable < 1 { usleep(1000) }
+    store.failing.withLock { $0 = true }
     writer.submit([put("b", "2")], batch: 2)
+    while writer.progress.failure == nil { usleep(1000) }
     writer.submit([put("c", "3")], batch: 3)
+    // Each attempt fails while the store refuses: still only batch 1 durable.
+    writer.retry()
+    usleep(20_000)
+    XCTAssertEqual(writer.progress.durable, 1)
+    XCTAssertNotNil(writer.progress.failure)
+    XCTAssertGreaterThan(writer.progress.unwrittenBatches, 0)
+    store.failing.withLock { $0 = false }
+    writer.retry()
+    while writer.progress.durable < 3 { usleep(1000) }
+    XCTAssertNil(writer.progress.failure)
+    XCTAssertEqual(writer.progress.unwrittenBatches, 0)
     let final = writer.close()
-    XCTAssertEqual(final.durable, 1)
-    XCTAssertNotNil(final.failure)
-    XCTAssertEqual(store.committedKeys, ["a"])
-    XCTAssertTrue(store.closed)
+    XCTAssertEqual(final.durable, 3)
+    XCTAssertEqual(store.committed.withLock { $0 }, ["a", "b", "c"])
+    XCTAssertTrue(store.closed.withLock { $0 })
+  }
+
+  /// The commit that meets a full disk goes through on the reserve's room, so its callers
+  /// are answered; the failure stays reported until the reserve can be set aside again.
+  func testTheReserveLetsTheFailingCommitThroughAndEndsTheFailureWhenRestored() throws {
+    let store = FailingStore(reserve: true)
+    let writer = StoreWriter(store: store) {}
+    store.failing.withLock { $0 = true }
+    writer.submit([put("a", "1")], batch: 1)
+    while writer.progress.durable < 1 { usleep(1000) }
+    XCTAssertEqual(store.committed.withLock { $0 }, ["a"])
+    XCTAssertNotNil(writer.progress.failure, "the disk is still full: no reserve")
+    XCTAssertEqual(writer.progress.unwrittenBatches, 0)
+    // Later batches fail again (no second reserve) and wait.
+    writer.submit([put("b", "2")], batch: 2)
+    usleep(20_000)
+    XCTAssertEqual(writer.progress.durable, 1)
+    // Space comes back: the waiting batch is written and the reserve made again.
+    store.failing.withLock { $0 = false }
+    writer.retry()
+    while writer.progress.durable < 2 || writer.progress.failure != nil { usleep(1000) }
+    XCTAssertTrue(store.reserveHeld.withLock { $0 })
+    XCTAssertEqual(writer.close().durable, 2)
+  }
+
+  /// A writer that starts without its reserve reports the failure until a retry makes it.
+  func testAWriterStartingWithoutItsReserveRecoversOnRetry() throws {
+    let store = FailingStore(reserve: true)
+    store.reserveHeld.withLock { $0 = false }
+    store.failing.withLock { $0 = true }
+    let writer = StoreWriter(store: store, failure: StoreError("no room for the reserve")) {}
+    writer.retry()
+    usleep(20_000)
+    XCTAssertNotNil(writer.progress.failure)
+    store.failing.withLock { $0 = false }
+    writer.retry()
+    while writer.progress.failure != nil { usleep(1000) }
+    XCTAssertTrue(store.reserveHeld.withLock { $0 })
+    _ = writer.close()
   }
 }
 
@@ -125,23 +176,57 @@ private final class Counter: Sendable {
   func increment() { count.withLock { $0 += 1 } }
 }
 
-/// A store whose `failAt`-th commit fails; records what it committed.  Only the writer
-/// thread uses it once handed over; the test reads it after `close` joined that thread.
-private final class FailingStore: StateStore {
-  let failAt: Int
-  var commits = 0
-  var committedKeys: [String] = []
-  var closed = false
+/// A store that refuses commits (and its reserve) while `failing` is set, with a reserve
+/// of its own when asked; records what it committed.  Shared between the test and the
+/// writer thread through its mutexes.
+private final class FailingStore: StateStore, Sendable {
+  let failing = Mutex(false)
+  let committed = Mutex<[String]>([])
+  let closed = Mutex(false)
+  let reserveHeld: Mutex<Bool>
+  private let hasReserve: Bool
 
-  init(failAt: Int) { self.failAt = failAt }
+  init(reserve: Bool = false) {
+    hasReserve = reserve
+    reserveHeld = Mutex(reserve)
+  }
 
   func loadAll() throws(StoreError) -> [StoredRow] { [] }
 
   func commit(_ changes: [StoreChange]) throws(StoreError) {
-    commits += 1
-    if commits == failAt { throw StoreError("disk full") }
-    for case .put(let row) in changes { committedKeys.append(row.key) }
+    // With the reserve just given back, one commit fits.
+    let refused =
+      failing.withLock { $0 }
+      && !reserveGivenBack.withLock { given in
+        defer { given = false }
+        return given
+      }
+    if refused { throw StoreError("disk full") }
+    let keys = changes.compactMap { change -> String? in
+      if case .put(let row) = change { return row.key }
+      return nil
+    }
+    committed.withLock { $0 += keys }
   }
 
-  func close() { closed = true }
+  private let reserveGivenBack = Mutex(false)
+
+  func releaseReserve() -> Bool {
+    guard hasReserve,
+      reserveHeld.withLock({ held in
+        defer { held = false }
+        return held
+      })
+    else { return false }
+    reserveGivenBack.withLock { $0 = true }
+    return true
+  }
+
+  func restoreReserve() throws(StoreError) {
+    guard hasReserve else { return }
+    if failing.withLock({ $0 }) { throw StoreError("no room for the reserve") }
+    reserveHeld.withLock { $0 = true }
+  }
+
+  func close() { closed.withLock { $0 = true } }
 }

@@ -4,6 +4,7 @@ import UNModel
 /// `advanceClock`: moves the manual clock, firing every due trigger in date order.
 enum AdvanceClock: Method {
   static let name = "advanceClock"
+  static let kind = MethodKind.change
 
   static func handle(_ call: Call) throws(RPCError) -> Reply {
     let p = try call.params(allowed: ["seconds"])

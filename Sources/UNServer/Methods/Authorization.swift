@@ -4,6 +4,7 @@ import UNModel
 /// `requestAuthorization`: the prompt, answered by the simulated user (rule 9).
 enum RequestAuthorization: Method {
   static let name = "requestAuthorization"
+  static let kind = MethodKind.change
 
   static func handle(_ call: Call) throws(RPCError) -> Reply {
     let p = try call.params(allowed: ["app", "options"])
@@ -17,6 +18,7 @@ enum RequestAuthorization: Method {
 /// `getNotificationSettings`.
 enum GetNotificationSettings: Method {
   static let name = "getNotificationSettings"
+  static let kind = MethodKind.read
 
   static func handle(_ call: Call) throws(RPCError) -> Reply {
     let p = try call.params(allowed: ["app"])
@@ -28,6 +30,7 @@ enum GetNotificationSettings: Method {
 /// simulated user gives to the next prompt (`answer`: grant or deny).
 enum SetAuthorization: Method {
   static let name = "setAuthorization"
+  static let kind = MethodKind.change
 
   static func handle(_ call: Call) throws(RPCError) -> Reply {
     let p = try call.params(allowed: ["app", "status", "answer"])

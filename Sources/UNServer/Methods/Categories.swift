@@ -4,6 +4,7 @@ import UNModel
 /// `registerCategories`: replaces the app's whole category set (rule 1).
 enum RegisterCategories: Method {
   static let name = "registerCategories"
+  static let kind = MethodKind.change
 
   static func handle(_ call: Call) throws(RPCError) -> Reply {
     let p = try call.params(allowed: ["app", "categories"])
@@ -20,6 +21,7 @@ enum RegisterCategories: Method {
 /// `getCategories`: the app's registered set, in registration order.
 enum GetCategories: Method {
   static let name = "getCategories"
+  static let kind = MethodKind.read
 
   static func handle(_ call: Call) throws(RPCError) -> Reply {
     let p = try call.params(allowed: ["app"])

@@ -4,6 +4,7 @@ import UNModel
 /// `expand`: the user's long press on a delivered notification.
 enum Expand: Method {
   static let name = "expand"
+  static let kind = MethodKind.change
 
   static func handle(_ call: Call) throws(RPCError) -> Reply {
     let p = try call.params(allowed: ["app", "identifier"])
@@ -17,6 +18,7 @@ enum Expand: Method {
 /// `collapse`: the expanded view is closed.
 enum Collapse: Method {
   static let name = "collapse"
+  static let kind = MethodKind.change
 
   static func handle(_ call: Call) throws(RPCError) -> Reply {
     let p = try call.params(allowed: ["app", "identifier"])
@@ -30,6 +32,7 @@ enum Collapse: Method {
 /// `interact`: a button or segmented control in the content extension's custom view.
 enum Interact: Method {
   static let name = "interact"
+  static let kind = MethodKind.change
 
   static func handle(_ call: Call) throws(RPCError) -> Reply {
     let p = try call.params(allowed: ["app", "identifier", "control", "value"])
@@ -47,6 +50,7 @@ enum Interact: Method {
 /// `completeExtensionResponse`: the content extension's answer to `didReceiveResponse`.
 enum CompleteExtensionResponse: Method {
   static let name = "completeExtensionResponse"
+  static let kind = MethodKind.completion
 
   static func handle(_ call: Call) throws(RPCError) -> Reply {
     let p = try call.params(allowed: ["responseId", "option"])

@@ -4,6 +4,7 @@ import UNModel
 /// `hello`: says who this connection is (role, app, presentation options, surface).
 enum Hello: Method {
   static let name = "hello"
+  static let kind = MethodKind.session
 
   static func handle(_ call: Call) throws(RPCError) -> Reply {
     let p = try call.params(allowed: [

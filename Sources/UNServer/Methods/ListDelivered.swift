@@ -5,6 +5,7 @@ import UNModel
 /// (`<epoch ms>:<delivery sequence>` of the last notification of the previous page).
 enum ListDelivered: Method {
   static let name = "listDelivered"
+  static let kind = MethodKind.read
 
   static func handle(_ call: Call) throws(RPCError) -> Reply {
     let p = try call.params(allowed: ["app", "limit", "after", "grouped"])

@@ -5,6 +5,7 @@ import UNModel
 /// cursor (`<epoch ms>:<identifier>` of the last request of the previous page).
 enum ListPending: Method {
   static let name = "listPending"
+  static let kind = MethodKind.read
 
   static func handle(_ call: Call) throws(RPCError) -> Reply {
     let p = try call.params(allowed: ["app", "limit", "after", "upcoming"])

@@ -5,6 +5,7 @@ import UNModel
 /// resolve the `loc-key`s of its remote notifications.  Replaces the whole table.
 enum RegisterLocalizedStrings: Method {
   static let name = "registerLocalizedStrings"
+  static let kind = MethodKind.change
 
   /// Far more than any app's notification strings, and bounded so one call cannot grow
   /// the daemon's memory without limit (the message size bounds it too).
@@ -38,6 +39,7 @@ enum RegisterLocalizedStrings: Method {
 /// `getLocalizedStrings`: the app's table, keys sorted.
 enum GetLocalizedStrings: Method {
   static let name = "getLocalizedStrings"
+  static let kind = MethodKind.read
 
   static func handle(_ call: Call) throws(RPCError) -> Reply {
     let p = try call.params(allowed: ["app"])

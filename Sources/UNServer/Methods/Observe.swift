@@ -4,6 +4,7 @@ import UNModel
 /// `watch`: this connection receives `event` callbacks (for the given apps, or all).
 enum Watch: Method {
   static let name = "watch"
+  static let kind = MethodKind.read
 
   static func handle(_ call: Call) throws(RPCError) -> Reply {
     let p = try call.params(allowed: ["apps"])
@@ -20,6 +21,7 @@ enum Watch: Method {
 /// real seconds; `{event: null}` on timeout.
 enum WaitFor: Method {
   static let name = "waitFor"
+  static let kind = MethodKind.read
   static let maxTimeoutSeconds = 3600.0
 
   static func handle(_ call: Call) throws(RPCError) -> Reply {

@@ -3,6 +3,7 @@ import JSONRPC
 /// `ping`: liveness, and the daemon's idea of now.
 enum Ping: Method {
   static let name = "ping"
+  static let kind = MethodKind.read
 
   static func handle(_ call: Call) throws(RPCError) -> Reply {
     _ = try call.params(allowed: [])

@@ -5,6 +5,7 @@ import UNModel
 /// `presentationId` (its `hello` said `presentationDecision: "delegate"`).
 enum CompletePresentation: Method {
   static let name = "completePresentation"
+  static let kind = MethodKind.completion
 
   static func handle(_ call: Call) throws(RPCError) -> Reply {
     let p = try call.params(allowed: ["app", "presentationId", "options"])

@@ -5,6 +5,7 @@ import UNModel
 /// keys iOS would ignore are listed in `warnings`.
 enum PushRemote: Method {
   static let name = "pushRemote"
+  static let kind = MethodKind.change
 
   static func handle(_ call: Call) throws(RPCError) -> Reply {
     let p = try call.params(allowed: ["app", "payload", "identifier"])
@@ -23,6 +24,7 @@ enum PushRemote: Method {
 /// `completeContent`: a service extension's modified content (`contentHandler`).
 enum CompleteContent: Method {
   static let name = "completeContent"
+  static let kind = MethodKind.completion
 
   static func handle(_ call: Call) throws(RPCError) -> Reply {
     let p = try call.params(allowed: ["requestId", "content"])

@@ -3,6 +3,7 @@ import JSONRPC
 /// `removePending`: cancels pending requests (all when `identifiers` is absent).
 enum RemovePending: Method {
   static let name = "removePending"
+  static let kind = MethodKind.change
 
   static func handle(_ call: Call) throws(RPCError) -> Reply {
     let p = try call.params(allowed: ["app", "identifiers"])
@@ -15,6 +16,7 @@ enum RemovePending: Method {
 /// `removeDelivered`: clears delivered notifications (all when `identifiers` is absent).
 enum RemoveDelivered: Method {
   static let name = "removeDelivered"
+  static let kind = MethodKind.change
 
   static func handle(_ call: Call) throws(RPCError) -> Reply {
     let p = try call.params(allowed: ["app", "identifiers"])

@@ -4,6 +4,7 @@ import UNModel
 /// `respond`: the user acts on a delivered notification (rule 7).
 enum Respond: Method {
   static let name = "respond"
+  static let kind = MethodKind.change
 
   static func handle(_ call: Call) throws(RPCError) -> Reply {
     let p = try call.params(allowed: ["app", "identifier", "actionIdentifier", "userText", "authenticated"])
@@ -26,6 +27,7 @@ enum Respond: Method {
 /// `completeResponse`: the app finished a background action within its deadline.
 enum CompleteResponse: Method {
   static let name = "completeResponse"
+  static let kind = MethodKind.completion
 
   static func handle(_ call: Call) throws(RPCError) -> Reply {
     let p = try call.params(allowed: ["app", "responseId"])

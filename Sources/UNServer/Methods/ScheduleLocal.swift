@@ -4,6 +4,7 @@ import UNModel
 /// `scheduleLocal`: adds or replaces a pending request (rule 2).
 enum ScheduleLocal: Method {
   static let name = "scheduleLocal"
+  static let kind = MethodKind.change
 
   static func handle(_ call: Call) throws(RPCError) -> Reply {
     let p = try call.params(allowed: fields)

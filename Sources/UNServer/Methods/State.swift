@@ -4,6 +4,7 @@ import UNModel
 /// `setForeground`: the app moves to the foreground or the background.
 enum SetForeground: Method {
   static let name = "setForeground"
+  static let kind = MethodKind.change
 
   static func handle(_ call: Call) throws(RPCError) -> Reply {
     let p = try call.params(allowed: ["app", "foreground"])
@@ -19,6 +20,7 @@ enum SetForeground: Method {
 /// `setDeviceLocked`: the simulated device's lock state (for `authenticationRequired`).
 enum SetDeviceLocked: Method {
   static let name = "setDeviceLocked"
+  static let kind = MethodKind.change
 
   static func handle(_ call: Call) throws(RPCError) -> Reply {
     let p = try call.params(allowed: ["locked"])
@@ -31,6 +33,7 @@ enum SetDeviceLocked: Method {
 /// `setBadgeCount`.
 enum SetBadgeCount: Method {
   static let name = "setBadgeCount"
+  static let kind = MethodKind.change
 
   static func handle(_ call: Call) throws(RPCError) -> Reply {
     let p = try call.params(allowed: ["app", "count"])
@@ -44,6 +47,7 @@ enum SetBadgeCount: Method {
 /// `getBadgeCount`: 0 until set.
 enum GetBadgeCount: Method {
   static let name = "getBadgeCount"
+  static let kind = MethodKind.read
 
   static func handle(_ call: Call) throws(RPCError) -> Reply {
     let p = try call.params(allowed: ["app"])
@@ -54,6 +58,7 @@ enum GetBadgeCount: Method {
 /// `reset`: wipes one app's state.
 enum Reset: Method {
   static let name = "reset"
+  static let kind = MethodKind.change
 
   static func handle(_ call: Call) throws(RPCError) -> Reply {
     let p = try call.params(allowed: ["app"])

@@ -5,6 +5,7 @@ import UNModel
 /// `stats`: counts, connections, queues and the fire-lateness histogram.
 enum Stats: Method {
   static let name = "stats"
+  static let kind = MethodKind.read
 
   static func handle(_ call: Call) throws(RPCError) -> Reply {
     _ = try call.params(allowed: [])
@@ -39,6 +40,7 @@ enum Stats: Method {
       "waiting": .int(m.waits),
       "pausedConnections": .int(m.pausedConnections),
       "desktop": desktopCounters(m.desktop?.counters ?? DesktopCounters()),
+      "state": state(call),
       "fireLateness": .object([
         "firings": .int(m.firings), "maxMs": .int(Int(m.latenessMax)), "buckets": .object(buckets),
       ]),
@@ -58,6 +60,21 @@ enum Stats: Method {
         "maxFiringsPerAdvance": .int(center.configuration.maxFiringsPerAdvance),
       ]),
     ])
+  }
+
+  /// `--state`: `{directory, writable}`, with `error` and `since` while the directory
+  /// refuses writes; null without `--state`.
+  static func state(_ call: Call) -> JSONValue {
+    guard let directory = call.configuration.stateDirectory else { return .null }
+    var m = [JSONMember("directory", .string(directory))]
+    if let notWritable = call.dispatcher.notWritable {
+      m.append(JSONMember("writable", .bool(false)))
+      m.append(JSONMember("error", .string(notWritable.reason)))
+      m.append(JSONMember("since", ModelEncoding.date(notWritable.since)))
+    } else {
+      m.append(JSONMember("writable", .bool(true)))
+    }
+    return .object(m)
   }
 
   /// SPEC §10: `{connected, shown, closed, answered, failed}`.

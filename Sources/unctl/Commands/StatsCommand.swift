@@ -8,7 +8,8 @@ enum StatsCommand: Command {
     usage: unctl stats [--prometheus]
 
     The daemon's counters: apps, pending and delivered notifications, queues,
-    connections, requests, waits, the fire-lateness histogram and the limits.
+    connections, requests, waits, the fire-lateness histogram, the limits, and with
+    --state whether the state directory takes writes.
     --prometheus prints them in Prometheus' text exposition format (for a textfile
     collector or a scrape wrapper).
     """
@@ -43,6 +44,11 @@ enum StatsCommand: Command {
     metric("connections_accepted_total", "counter", "Connections accepted.", stats["connectionsAccepted"])
     metric("requests_total", "counter", "JSON-RPC requests handled.", stats["requests"])
     metric("waits", "gauge", "waitFor calls waiting.", stats["waiting"])
+    if let writable = stats["state"]?["writable"]?.boolValue {
+      metric(
+        "state_writable", "gauge", "1 while the state directory takes writes, 0 while changes are refused.",
+        .number(writable ? "1" : "0"))
+    }
     if let lateness = stats["fireLateness"], let buckets = lateness["buckets"]?.objectValue {
       out += "# HELP uncenter_fire_lateness_seconds How late triggers fired on the real clock.\n"
       out += "# TYPE uncenter_fire_lateness_seconds histogram\n"
