@@ -123,10 +123,13 @@ private func trigger(_ r: inout Reader) -> Trigger? {
 
 private func checkInvariants(_ center: Center, _ clock: ManualClock, afterAdvance: Bool, op: Int) {
   let now = clock.now
-  for (appId, app) in center.apps {
+  for (key, app) in center.apps {
+    let appId = key.string
     let list = center.listPending(app: appId, after: nil, limit: nil).requests
     if list.count != app.pending.count { fail("op \(op): listPending has \(list.count), schedule \(app.pending.count)") }
-    for (a, b) in zip(list, list.dropFirst()) where !((a.nextDate, a.identifier) < (b.nextDate, b.identifier)) {
+    // Identifiers of one date in the order of their bytes.
+    for (a, b) in zip(list, list.dropFirst())
+    where !((a.nextDate, ExactKey(a.identifier)) < (b.nextDate, ExactKey(b.identifier))) {
       fail("op \(op): pending out of order: \(a.identifier)@\(a.nextDate) before \(b.identifier)@\(b.nextDate)")
     }
     for p in list {

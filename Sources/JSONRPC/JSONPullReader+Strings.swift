@@ -69,7 +69,15 @@ extension JSONPullReader {
   }
 
   /// A string value, decoded as the parser decodes it.
-  public mutating func string() -> String? {
+  public mutating func string() -> String? { string(refusingNUL: false) }
+
+  /// The same, or nil for a string that holds U+0000 (an identifier, which the general
+  /// path refuses with its field's name).  Only an escape can put a NUL in a string, so
+  /// only escaped strings are searched for one.
+  public mutating func stringWithoutNUL() -> String? { string(refusingNUL: true) }
+
+  @inline(__always)
+  private mutating func string(refusingNUL: Bool) -> String? {
     guard peek() == UInt8(ascii: "\"") else { return nil }
     let quote = reader.index
     let end = plainASCIIEnd(from: quote + 1)
@@ -78,7 +86,9 @@ extension JSONPullReader {
       return Self.asciiString(reader.base + quote + 1, end - quote - 1)
     }
     // An escape, non-ASCII text or a malformed string: read from the quote again.
-    return try? reader.readString()
+    guard let s = try? reader.readString() else { return nil }
+    if refusingNUL, s.utf8.contains(0) { return nil }
+    return s
   }
 
   /// A string value with no escapes, as its raw bytes (for comparing with a constant).

@@ -42,8 +42,8 @@ public final class DesktopBridge {
   var serverOwner: String?
   /// Bumped whenever the server or the bus goes away: late replies of the old one are ignored.
   var epoch = 0
-  /// app → request identifier → what is shown.
-  var shown: [String: [String: Shown]] = [:]
+  /// app → request identifier → what is shown, by their exact bytes.
+  var shown: [ExactKey: [ExactKey: Shown]] = [:]
   /// server id → (app, identifier).
   var byServerId: [UInt32: (app: String, identifier: String)] = [:]
   /// The notification a foreground app's connection got with `banner`, until the
@@ -95,14 +95,14 @@ public final class DesktopBridge {
         }
         return
       }
-      if let notification = bannerPresent, notification.identifier == id {
+      if let notification = bannerPresent, notification.identifier.exactlyEquals(id) {
         show(app: event.app, notification)
       }
       bannerPresent = nil
     case .delivered:
       guard case .string(let id)? = event["identifier"] else { return }
       defer { lastPresented = nil }
-      if let last = lastPresented, last.app == event.app, last.identifier == id { return }
+      if let last = lastPresented, last.app.exactlyEquals(event.app), last.identifier.exactlyEquals(id) { return }
       // Provisional authorization delivers quietly: no banner.
       if case .bool(true)? = event["quiet"] { return }
       if let notification = lookup(event.app, id) { show(app: event.app, notification) }
@@ -116,8 +116,8 @@ public final class DesktopBridge {
   /// Closes the app's banners whose notification is no longer delivered.
   func closeRemoved(app: String) {
     guard let entries = shown[app] else { return }
-    for (identifier, _) in entries where lookup(app, identifier) == nil {
-      close(app: app, identifier: identifier)
+    for (identifier, _) in entries where lookup(app, identifier.string) == nil {
+      close(app: app, identifier: identifier.string)
     }
   }
 }

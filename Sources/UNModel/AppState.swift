@@ -30,9 +30,9 @@ public final class AppState {
   /// the pair copied both (retaining the array even when the name did not match).
   var categoryWarningIdentifier: String?
   var categoryWarnings: [String] = []
-  /// `Localizable.strings` as the app registered it: key → format, for the `loc-key`s of
-  /// its remote notifications.
-  public var localizedStrings: [String: String] = [:] {
+  /// `Localizable.strings` as the app registered it: key (its exact bytes) → format, for
+  /// the `loc-key`s of its remote notifications.
+  public var localizedStrings: [ExactKey: String] = [:] {
     didSet { journal?.strings(appId) }
   }
   public private(set) var pending = PendingSchedule()
@@ -77,7 +77,7 @@ public final class AppState {
   }
 
   public func category(_ identifier: String) -> Category? {
-    categories.first { $0.identifier == identifier }
+    categories.first { $0.identifier.exactlyEquals(identifier) }
   }
 }
 
@@ -146,9 +146,9 @@ extension AppState {
     return gone
   }
 
-  /// Removes every notification; returns their identifiers, sorted.
+  /// Removes every notification; returns their identifiers, in the order of their bytes.
   func removeAllDelivered() -> [String] {
-    let gone = delivered.keys.sorted()
+    let gone = delivered.keys.sorted { ExactKey($0) < ExactKey($1) }
     delivered.removeAll()
     for id in gone { journal?.delivered(appId, id) }
     return gone

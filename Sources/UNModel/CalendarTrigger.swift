@@ -102,6 +102,10 @@ public struct CalendarTrigger: Sendable, Hashable {
     let zone: TimeZone
     let identifier: String
     if let name = timeZone {
+      // Foundation reads the name as a C string: "UTC\u{0}x" would be UTC.
+      guard !name.utf8.contains(0) else {
+        throw .invalidParams(field: "trigger.timeZone", problem: "an identifier must not contain U+0000")
+      }
       guard let z = TimeZone(identifier: name) else {
         throw .invalidParams(field: "trigger.timeZone", problem: "'\(name)' is not a known IANA time zone")
       }

@@ -64,9 +64,10 @@ public struct Category: Sendable, Hashable {
 
 extension Category {
   /// Checks rule 1 for one set: identifiers non-empty and unique (categories in the set,
-  /// actions in each category).  Case-sensitive, as iOS compares them.
+  /// actions in each category).  Compared literally, as iOS compares them: case and
+  /// Unicode spelling count (`ExactKey`).
   public static func validate(_ set: [Category], maxActions: Int) throws(UNError) {
-    var seen = Set<String>()
+    var seen = Set<ExactKey>()
     for (i, category) in set.enumerated() {
       let path = "categories[\(i)]"
       guard !category.identifier.isEmpty else {
@@ -78,7 +79,7 @@ extension Category {
       guard category.actions.count <= maxActions else {
         throw .limitExceeded(limit: "maxActionsPerCategory", value: maxActions)
       }
-      var actionIDs = Set<String>()
+      var actionIDs = Set<ExactKey>()
       for (j, action) in category.actions.enumerated() {
         let apath = "\(path).actions[\(j)].identifier"
         guard !action.identifier.isEmpty else {

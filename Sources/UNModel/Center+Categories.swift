@@ -39,7 +39,9 @@ extension Center {
   /// The warning for a category that is not registered, with a near-miss suggestion:
   /// a registered identifier equal but for case, else within edit distance 2.
   func unknownCategoryWarning(_ identifier: String, registered: [Category]) -> String? {
-    guard !identifier.isEmpty, !registered.contains(where: { $0.identifier == identifier }) else { return nil }
+    guard !identifier.isEmpty, !registered.contains(where: { $0.identifier.exactlyEquals(identifier) }) else {
+      return nil
+    }
     let base = "category '" + identifier + "' is not registered"
     guard !registered.isEmpty else { return base }
     let lower = identifier.lowercased()

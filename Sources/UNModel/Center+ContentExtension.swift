@@ -2,14 +2,16 @@ extension Center {
   /// The content extension connection serving this category for the app, if any.
   func contentExtension(app appId: String, category: String) -> SessionID? {
     sessions.filter {
-      $0.value.role == .contentExtension && $0.value.appId == appId
-        && ($0.value.contentExtension?.categories.contains(category) ?? false)
+      $0.value.role == .contentExtension && $0.value.appId.exactlyEquals(appId)
+        && ($0.value.contentExtension?.categories.contains { $0.exactlyEquals(category) } ?? false)
     }.keys.min()
   }
 
   /// The extension showing this notification expanded, if it is expanded and served.
   func expandedExtension(app appId: String, identifier: String) -> SessionID? {
-    guard let app = apps[appId], app.expanded == identifier, let n = app.delivered[identifier] else { return nil }
+    guard let app = apps[appId], app.expanded.exactlyEquals(identifier), let n = app.delivered[identifier] else {
+      return nil
+    }
     return contentExtension(app: appId, category: n.request.content.categoryIdentifier)
   }
 
@@ -28,7 +30,7 @@ extension Center {
 
   /// `collapse`: the expanded view is closed.
   public func collapse(app appId: String, identifier: String) throws(UNError) {
-    guard apps[appId]?.expanded == identifier else {
+    guard let app = apps[appId], app.expanded.exactlyEquals(identifier) else {
       throw .actionUnavailable(action: "collapse", reason: "notification '\(identifier)' is not expanded")
     }
     withApp(appId) { $0.expanded = nil }

@@ -17,17 +17,21 @@ extension Center {
 
   /// The app whose request fires next (earliest date, then app id, then identifier).
   private func nextDue(upTo limit: Instant) -> (String, PendingRequest)? {
-    var best: (String, PendingRequest)?
+    var best: (ExactKey, PendingRequest)?
     for (id, app) in apps {
       // The date first: the request is read only for an app with one due.
       guard let date = app.pending.firstDate, date <= limit, let first = app.pending.first else { continue }
       if let b = best {
         if first.nextDate > b.1.nextDate { continue }
-        if first.nextDate == b.1.nextDate, (id, first.identifier) > (b.0, b.1.identifier) { continue }
+        if first.nextDate == b.1.nextDate,
+          (id, ExactKey(first.identifier)) > (b.0, ExactKey(b.1.identifier))
+        {
+          continue
+        }
       }
       best = (id, first)
     }
-    return best
+    return best.map { ($0.0.string, $0.1) }
   }
 
   /// Fires every request due at or before `limit`, in date order.  With `movingClock`
@@ -126,7 +130,7 @@ extension Center {
         notifyExpandedExtension(app: appId, notification)
         withApp(appId) { app in
           if let badge = request.content.badge { app.badge = badge }
-          if app.expanded == request.identifier { app.expanded = nil }
+          if app.expanded.exactlyEquals(request.identifier) { app.expanded = nil }
         }
         return true
       }
@@ -148,7 +152,7 @@ extension Center {
     notifyExpandedExtension(app: appId, notification)
     withApp(appId) { app in
       if let badge = request.content.badge { app.badge = badge }
-      if app.expanded == request.identifier { app.expanded = nil }
+      if app.expanded.exactlyEquals(request.identifier) { app.expanded = nil }
       app.setDelivered(request.identifier, keep ? notification : nil)
     }
     if keep { trimDelivered(app: appId) }
@@ -160,7 +164,7 @@ extension Center {
   func trimDelivered(app appId: String) {
     let dropped = withApp(appId) { app in
       let dropped = app.trimDelivered(to: configuration.maxDeliveredPerApp)
-      if let expanded = app.expanded, dropped.contains(expanded) { app.expanded = nil }
+      if let expanded = app.expanded, dropped.contains(where: { $0.exactlyEquals(expanded) }) { app.expanded = nil }
       return dropped
     }
     guard !dropped.isEmpty else { return }
@@ -197,7 +201,7 @@ extension Center {
         return app.removeAllDelivered()
       }
       let gone = app.removeDelivered(identifiers)
-      if let expanded = app.expanded, gone.contains(expanded) { app.expanded = nil }
+      if let expanded = app.expanded, gone.contains(where: { $0.exactlyEquals(expanded) }) { app.expanded = nil }
       return gone
     }
     if !removed.isEmpty {

@@ -145,7 +145,7 @@ extension Center {
     guard apps[appId] != nil else { return 0 }
     let removed: [String] = withApp(appId) { app in
       var removed: [String] = []
-      for id in identifiers ?? app.pending.records.map(\.identifier).sorted() {
+      for id in identifiers ?? app.pending.records.map(\.identifier).sorted(by: { ExactKey($0) < ExactKey($1) }) {
         guard app.takePending(id) != nil else { continue }
         removed.append(id)
       }

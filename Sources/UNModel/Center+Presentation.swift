@@ -51,7 +51,7 @@ extension Center {
   public func completePresentation(app appId: String, presentationId: String, options: [PresentationOption])
     throws(UNError)
   {
-    guard let pending = pendingPresentations[presentationId], pending.app == appId else {
+    guard let pending = pendingPresentations[presentationId], pending.app.exactlyEquals(appId) else {
       throw .notFound(kind: "presentation", identifier: presentationId)
     }
     finishPresentation(presentationId, options: options)
@@ -77,7 +77,7 @@ extension Center {
   func dropPresentations(app appId: String, identifier: String) {
     guard !pendingPresentations.isEmpty else { return }
     pendingPresentations = pendingPresentations.filter {
-      !($0.value.app == appId && $0.value.notification.identifier == identifier)
+      !($0.value.app.exactlyEquals(appId) && $0.value.notification.identifier.exactlyEquals(identifier))
     }
   }
 

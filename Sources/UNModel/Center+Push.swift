@@ -48,7 +48,7 @@ extension Center {
 
   /// The app's first connected service extension.
   func serviceExtension(of appId: String) -> SessionID? {
-    sessions.filter { $0.value.role == .serviceExtension && $0.value.appId == appId }.keys.min()
+    sessions.filter { $0.value.role == .serviceExtension && $0.value.appId.exactlyEquals(appId) }.keys.min()
   }
 
   /// `completeContent`: the service extension's modified content.  Content without alert

@@ -66,7 +66,7 @@ extension Center {
       try Self.forbidUserText(userText, actionIdentifier)
       tellsApp = notification.category?.has(.customDismissAction) ?? false
     default:
-      guard let action = notification.actions.first(where: { $0.identifier == actionIdentifier }) else {
+      guard let action = notification.actions.first(where: { $0.identifier.exactlyEquals(actionIdentifier) }) else {
         throw .actionUnavailable(
           action: actionIdentifier, reason: "not offered by notification '\(identifier)'")
       }
@@ -97,7 +97,7 @@ extension Center {
     withApp(appId) { app in
       if dismiss {
         app.setDelivered(response.notification.identifier, nil)
-        if app.expanded == response.notification.identifier { app.expanded = nil }
+        if app.expanded.exactlyEquals(response.notification.identifier) { app.expanded = nil }
       }
       if prepared.foreground { app.wantsForeground = true }
     }
@@ -124,7 +124,7 @@ extension Center {
 
   /// `completeResponse`: the app finished handling a background action.
   public func completeResponse(app appId: String, responseId: String) throws(UNError) {
-    guard let open = openResponses[responseId], open.app == appId else {
+    guard let open = openResponses[responseId], open.app.exactlyEquals(appId) else {
       throw .notFound(kind: "open response", identifier: responseId)
     }
     openResponses[responseId] = nil

@@ -1,12 +1,12 @@
 extension Center {
   /// `registerLocalizedStrings`: replaces the app's whole table (as `registerCategories`
   /// replaces its categories), the `Localizable.strings` an iOS app ships.
-  public func registerLocalizedStrings(app appId: String, _ strings: [String: String]) -> Int {
+  public func registerLocalizedStrings(app appId: String, _ strings: [ExactKey: String]) -> Int {
     withApp(appId) { $0.localizedStrings = strings }
     return strings.count
   }
 
-  public func localizedStrings(app appId: String) -> [String: String] { apps[appId]?.localizedStrings ?? [:] }
+  public func localizedStrings(app appId: String) -> [ExactKey: String] { apps[appId]?.localizedStrings ?? [:] }
 
   /// The alert text of a push whose alert names `loc-key`s, resolved as iOS does when it
   /// shows it: the app's format for the key (the key itself when it has none), with the

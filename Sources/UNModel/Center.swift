@@ -36,8 +36,8 @@ public final class Center {
   public let clock: any Clock
   public let configuration: CenterConfiguration
   /// Set only here (created in `touchApp`, removed in `reset`, replaced in `adopt`),
-  /// each recording the change.
-  public private(set) var apps: [String: AppState] = [:] {
+  /// each recording the change.  Keyed by the app id's exact bytes (`ExactKey`).
+  public private(set) var apps: [ExactKey: AppState] = [:] {
     didSet {
       lastAppId = nil
       lastApp = nil
@@ -51,7 +51,7 @@ public final class Center {
   private var lastApp: AppState?
   public internal(set) var sessions: [SessionID: SessionInfo] = [:]
   /// Each app's `app`-role connections, in the order they said hello.
-  var appSessions: [String: [SessionID]] = [:]
+  var appSessions: [ExactKey: [SessionID]] = [:]
   /// What must reach connections, in order; the server moves each out as it executes it.
   public let effects = EffectQueue()
   // The daemon-wide durable state: each field records its change itself.
@@ -146,7 +146,7 @@ public final class Center {
 
   /// `apps[appId]`, through the one-entry cache.
   func existingApp(_ appId: String) -> AppState? {
-    if let lastApp, lastAppId == appId { return lastApp }
+    if let lastApp, lastAppId.exactlyEquals(appId) { return lastApp }
     let found = apps[appId]
     if let found {
       lastAppId = appId
@@ -159,7 +159,7 @@ public final class Center {
   /// one-entry cache: every call checks it before touching the app.
   public func owner(of appId: String) -> UInt32? {
     // Read in place when the cache holds the app: returning it would retain and release it.
-    if lastAppId == appId, let lastApp { return lastApp.owner }
+    if lastAppId.exactlyEquals(appId), let lastApp { return lastApp.owner }
     return existingApp(appId)?.owner
   }
 
@@ -189,7 +189,7 @@ public final class Center {
   }
 
   /// Takes over apps a store rebuilt (`restore`).
-  func adopt(_ restored: [String: AppState]) {
+  func adopt(_ restored: [ExactKey: AppState]) {
     for app in restored.values { app.journal = changes }
     apps = restored
   }
@@ -221,20 +221,20 @@ public final class Center {
     changes.forget(pending: apps[appId]?.pending.records.map(\.addedSequence) ?? [])
     apps[appId] = nil
     changes.reset(appId)
-    for (id, open) in openResponses where open.app == appId {
+    for (id, open) in openResponses where open.app.exactlyEquals(appId) {
       openResponses[id] = nil
       agenda.remove(.responseDeadline(responseId: id))
     }
-    for (id, pending) in pendingModifications where pending.app == appId {
+    for (id, pending) in pendingModifications where pending.app.exactlyEquals(appId) {
       pendingModifications[id] = nil
       agenda.remove(.serviceWillExpire(requestId: id))
       agenda.remove(.serviceTimeout(requestId: id))
     }
-    for (id, pending) in pendingExtensionResponses where pending.app == appId {
+    for (id, pending) in pendingExtensionResponses where pending.app.exactlyEquals(appId) {
       pendingExtensionResponses[id] = nil
       agenda.remove(.extensionResponseTimeout(responseId: id))
     }
-    pendingPresentations = pendingPresentations.filter { $0.value.app != appId }
+    pendingPresentations = pendingPresentations.filter { !$0.value.app.exactlyEquals(appId) }
     history.forget(app: appId)
   }
 }

@@ -1,6 +1,6 @@
 /// Everything the center keeps between runs, as a durable store hands it back at start-up.
 public struct CenterSnapshot {
-  public var apps: [String: AppState] = [:]
+  public var apps: [ExactKey: AppState] = [:]
   public var deliverySequence: UInt64 = 0
   public var additionSequence: UInt64 = 0
   public var responseCounter: UInt64 = 0

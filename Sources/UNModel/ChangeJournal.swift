@@ -1,26 +1,36 @@
 /// What changed since the last commit, so a durable store writes only that (a pending
 /// request, not the app's whole schedule).
 /// Not `Sendable`: it holds live pending records (`PendingSnapshot`).
+/// Apps and identifiers are kept by their exact bytes (`ExactKey`).
 public struct ChangeSet {
   public struct Key: Hashable, Sendable {
     public var app: String
     public var identifier: String
+
+    public static func == (a: Key, b: Key) -> Bool {
+      a.app.exactlyEquals(b.app) && a.identifier.exactlyEquals(b.identifier)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+      hasher.combine(ExactKey(app))
+      hasher.combine(ExactKey(identifier))
+    }
   }
 
   /// Apps whose own record changed (badge, authorization, foreground, expanded, owner).
-  public internal(set) var apps = Set<String>()
-  public internal(set) var categories = Set<String>()
+  public internal(set) var apps = Set<ExactKey>()
+  public internal(set) var categories = Set<ExactKey>()
   /// Apps whose localized strings were replaced.
-  public internal(set) var strings = Set<String>()
+  public internal(set) var strings = Set<ExactKey>()
   /// What happened to pending requests, in order: a request as it was when it was added,
   /// replaced or rescheduled (a snapshot), or the addition sequence of one that left or
   /// was replaced, which numbers its stored row.  Applied in order, the last change of a
   /// row wins; recorded by appending, with no lookup or hashing.
   public internal(set) var pending: [PendingChange] = []
   public internal(set) var delivered = Set<Key>()
-  public internal(set) var queued = Set<String>()
+  public internal(set) var queued = Set<ExactKey>()
   /// Apps wiped by `reset`: everything stored for them goes first.
-  public internal(set) var resets = Set<String>()
+  public internal(set) var resets = Set<ExactKey>()
   /// Daemon-wide state: counters, open responses, the agenda, extension work, the clock.
   public internal(set) var globals = false
   /// Events recorded (numbered), oldest first: the history `waitFor {since}` and `watch`
@@ -107,11 +117,11 @@ public final class ChangeJournal {
     // The app's requests stored earlier in this batch would be written only to be
     // deleted (`forget` recorded the deletion of every row the app has).
     set.pending.removeAll {
-      if case .stored(let s) = $0 { s.app == app } else { false }
+      if case .stored(let s) = $0 { s.app.exactlyEquals(app) } else { false }
     }
-    set.delivered = set.delivered.filter { $0.app != app }
-    set.events.removeAll { $0.app == app }
-    set.forgottenEvents.removeAll { $0.app == app }
+    set.delivered = set.delivered.filter { !$0.app.exactlyEquals(app) }
+    set.events.removeAll { $0.app.exactlyEquals(app) }
+    set.forgottenEvents.removeAll { $0.app.exactlyEquals(app) }
   }
 
   /// Forgets what was recorded (after a restore: the store already holds it).

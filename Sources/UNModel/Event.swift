@@ -69,7 +69,9 @@ public struct Event: Sendable, Hashable {
   }
 
   public static func == (a: Event, b: Event) -> Bool {
-    guard a.sequence == b.sequence, a.kind == b.kind, a.app == b.app, a.date == b.date else { return false }
+    guard a.sequence == b.sequence, a.kind == b.kind, a.app.exactlyEquals(b.app), a.date == b.date else {
+      return false
+    }
     let x = a.fields
     let y = b.fields
     return x.map(\.0) == y.map(\.0) && x.map(\.1) == y.map(\.1)
@@ -78,7 +80,7 @@ public struct Event: Sendable, Hashable {
   public func hash(into hasher: inout Hasher) {
     hasher.combine(sequence)
     hasher.combine(kind)
-    hasher.combine(app)
+    hasher.combine(ExactKey(app))
   }
 
   /// Calls `body` with each field in order, without building the array for the common
@@ -120,11 +122,11 @@ public struct Event: Sendable, Hashable {
 /// Each app's events sit in a ring, mutated in place: recording is O(1) and never copies
 /// the history.  Rings are found by app id through a dictionary, and the last app's ring
 /// is remembered: events come in runs for one app, and comparing its id is cheaper than
-/// hashing it for each.
+/// hashing it for each.  Apps are told apart by their ids' exact bytes.
 public struct EventHistory: Sendable {
   public let perApp: Int
   private var rings: [Ring] = []
-  private var slots: [String: Int] = [:]
+  private var slots: [ExactKey: Int] = [:]
   /// Slots of forgotten apps, reused before the array grows.
   private var free: [Int] = []
   private var last: (app: String, slot: Int)?
@@ -172,7 +174,7 @@ public struct EventHistory: Sendable {
   public func events(of app: String) -> ArraySlice<Event> { slots[app].map { rings[$0].ordered } ?? [] }
 
   private mutating func slot(for app: String) -> Int {
-    if let last, last.app == app { return last.slot }
+    if let last, last.app.exactlyEquals(app) { return last.slot }
     let s: Int
     if let known = slots[app] {
       s = known

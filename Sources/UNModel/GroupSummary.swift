@@ -13,17 +13,17 @@ extension Center {
   /// Delivered notifications grouped by thread, the most recent group first.
   public func deliveredGroups(app appId: String) -> [DeliveredGroup] {
     let all = listDelivered(app: appId, after: nil, limit: nil).notifications
-    var order: [String] = []
-    var byThread: [String: [DeliveredNotification]] = [:]
+    var order: [ExactKey] = []
+    var byThread: [ExactKey: [DeliveredNotification]] = [:]
     for n in all {
-      let thread = n.request.content.threadIdentifier
+      let thread = ExactKey(n.request.content.threadIdentifier)
       if byThread[thread] == nil { order.append(thread) }
       byThread[thread, default: []].append(n)
     }
     return order.map { thread in
       let notifications = byThread[thread]!
       return DeliveredGroup(
-        threadIdentifier: thread, notifications: notifications, summary: GroupSummary.text(for: notifications))
+        threadIdentifier: thread.string, notifications: notifications, summary: GroupSummary.text(for: notifications))
     }
   }
 }
@@ -32,15 +32,15 @@ extension Center {
 public enum GroupSummary {
   /// `newestFirst[0]` is shown; the others are counted, each as its
   /// `summaryArgumentCount` items.  Arguments are the distinct non-empty
-  /// `summaryArgument`s of the whole group, oldest first.  A single notification has
-  /// nothing more to count and no summary ("").
+  /// `summaryArgument`s of the whole group (told apart by their exact text), oldest
+  /// first.  A single notification has nothing more to count and no summary ("").
   public static func text(for newestFirst: [DeliveredNotification]) -> String {
     guard let top = newestFirst.first, newestFirst.count > 1 else { return "" }
     let k = newestFirst.dropFirst().reduce(0) { $0 + $1.request.content.summaryArgumentCount }
     var arguments: [String] = []
     for n in newestFirst.reversed() {
       let a = n.request.content.summaryArgument
-      if !a.isEmpty, !arguments.contains(a) { arguments.append(a) }
+      if !a.isEmpty, !arguments.contains(where: { $0.exactlyEquals(a) }) { arguments.append(a) }
     }
     let joined = join(arguments)
     if let format = top.category?.categorySummaryFormat, !format.isEmpty {

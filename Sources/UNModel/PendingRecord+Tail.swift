@@ -38,7 +38,6 @@ struct PendingRecordTail {
 struct PendingRecordLayout {
   var ends: (Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0)
   var width = 1
-  var identifierIsASCII = false
 
   /// Borrowing: an initializer takes its arguments owned, and the request was copied
   /// (every string retained and released) to be measured.
@@ -52,24 +51,6 @@ struct PendingRecordLayout {
     let userInfo = thread + r.withText(5) { $0.count }
     ends = (id, title, body, category, thread, userInfo)
     width = userInfo <= Int(UInt8.max) ? 1 : userInfo <= Int(UInt16.max) ? 2 : 4
-    identifierIsASCII = r.withText(0) { Self.isASCII($0) }
-  }
-
-  /// No byte has its high bit set; eight bytes are tested at a time.
-  static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-    guard let base = bytes.baseAddress.map(UnsafeRawPointer.init) else { return true }
-    let n = bytes.count
-    var any: UInt64 = 0
-    var i = 0
-    while i + 8 <= n {
-      any |= base.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-      i += 8
-    }
-    while i < n {
-      any |= UInt64(base.load(fromByteOffset: i, as: UInt8.self))
-      i += 1
-    }
-    return any & 0x8080_8080_8080_8080 == 0
   }
 
   var tailCount: Int { PendingRecord.fieldCount * width + ends.5 }
@@ -97,7 +78,7 @@ struct PendingRecordLayout {
     return PendingRecordHeader(
       nextDate: nextDate, anchor: anchor, addedSequence: addedSequence, intervalSeconds: seconds, rare: rare,
       heapIndex: Int32(truncatingIfNeeded: heapIndex),
-      flags: PendingRecordFlags(trigger: kind, identifierIsASCII: identifierIsASCII, endWidth: width))
+      flags: PendingRecordFlags(trigger: kind, endWidth: width))
   }
 
   func write<R: ScheduledRequest>(_ r: R, to base: UnsafeMutablePointer<UInt8>) {

@@ -38,8 +38,8 @@ final class PendingRareFields: Sendable {
   }
 }
 
-/// A record's flag byte: the trigger's kind (bits 0-2), whether the identifier is ASCII
-/// (bit 3) and the width of the end offsets in the tail (bits 4-5: 1, 2 or 4 bytes).
+/// A record's flag byte: the trigger's kind (bits 0-2) and the width of the end offsets
+/// in the tail (bits 4-5: 1, 2 or 4 bytes).
 struct PendingRecordFlags {
   var bits: UInt8
 
@@ -50,14 +50,12 @@ struct PendingRecordFlags {
     case boxed
   }
 
-  init(trigger: TriggerKind, identifierIsASCII: Bool, endWidth: Int) {
+  init(trigger: TriggerKind, endWidth: Int) {
     let widthCode: UInt8 = endWidth == 1 ? 0 : endWidth == 2 ? 1 : 2
-    bits = trigger.rawValue | (identifierIsASCII ? 8 : 0) | widthCode << 4
+    bits = trigger.rawValue | widthCode << 4
   }
 
   var trigger: TriggerKind { TriggerKind(rawValue: bits & 7)! }
-  /// The identifier is ASCII: byte order is then exactly `String` order.
-  var identifierIsASCII: Bool { bits & 8 != 0 }
   /// Bytes per end offset: 1, 2 or 4.
   var endWidth: Int { 1 << Int((bits >> 4) & 3) }
 }
@@ -191,21 +189,22 @@ final class PendingRecord: ManagedBuffer<PendingRecordHeader, UInt8> {
     }
   }
 
-  /// Identifier order, as `String` compares them (the tie-break of equal dates).
-  /// ASCII compares as its bytes (the same order, without building strings).
+  /// Identifier order (the tie-break of equal dates): their UTF-8 bytes, which is code
+  /// point order, as identifiers are compared literally (`ExactKey`).  `String`'s order
+  /// is that of canonical equivalence, under which two spellings of one text are
+  /// neither before nor after each other, and a page of `listPending` could end
+  /// between them and skip one.
   static func identifierLess(_ a: PendingRecord, _ b: PendingRecord) -> Bool {
-    if a.header.flags.identifierIsASCII, b.header.flags.identifierIsASCII {
-      return a.withIdentifier { x in b.withIdentifier { y in bytesLess(x, y) } }
-    }
-    return a.identifier < b.identifier
+    a.withIdentifier { x in b.withIdentifier { y in bytesLess(x, y) } }
   }
 
   /// Whether the (date, identifier) cursor comes strictly before `b`.
   static func precedes(_ key: (Instant, String), _ b: PendingRecord) -> Bool {
-    key.0 < b.header.nextDate || (key.0 == b.header.nextDate && key.1 < b.identifier)
+    key.0 < b.header.nextDate
+      || (key.0 == b.header.nextDate && withUTF8Bytes(key.1) { k in b.withIdentifier { bytesLess(k, $0) } })
   }
 
-  /// Lexicographic byte order, a proper prefix first: `String` order for ASCII.
+  /// Lexicographic byte order, a proper prefix first.
   static func bytesLess(_ x: UnsafeBufferPointer<UInt8>, _ y: UnsafeBufferPointer<UInt8>) -> Bool {
     let n = min(x.count, y.count)
     if n > 0 {

@@ -1,10 +1,11 @@
-/// A dictionary from identifier to value split into 64 smaller dictionaries by a cheap
-/// hash of the key.  A Swift dictionary grows by rehashing every entry at once; for an
-/// app with a hundred thousand delivered notifications that is tens of milliseconds in
-/// one go, during which no trigger fires.  Split, each growth moves a sixty-fourth.
+/// A dictionary from identifier (its exact bytes, `ExactKey`) to value split into 64
+/// smaller dictionaries by a cheap hash of the key.  A Swift dictionary grows by
+/// rehashing every entry at once; for an app with a hundred thousand delivered
+/// notifications that is tens of milliseconds in one go, during which no trigger fires.
+/// Split, each growth moves a sixty-fourth.
 public struct ShardedMap<Value> {
   private static var shardCount: Int { 64 }
-  private var shards: [[String: Value]] = Array(repeating: [:], count: 64)
+  private var shards: [[ExactKey: Value]] = Array(repeating: [:], count: 64)
   public private(set) var count = 0
 
   public init() {}
@@ -24,7 +25,7 @@ public struct ShardedMap<Value> {
     set {
       let s = Self.shard(key)
       if let newValue {
-        if shards[s].updateValue(newValue, forKey: key) == nil { count += 1 }
+        if shards[s].updateValue(newValue, forKey: ExactKey(key)) == nil { count += 1 }
       } else if shards[s].removeValue(forKey: key) != nil {
         count -= 1
       }
@@ -43,7 +44,7 @@ public struct ShardedMap<Value> {
     count = 0
   }
 
-  public var keys: [String] { shards.flatMap { $0.keys } }
+  public var keys: [String] { shards.flatMap { $0.keys.map(\.string) } }
   public var values: [Value] { shards.flatMap { $0.values } }
 }
 

@@ -60,10 +60,11 @@ extension AttachmentStore {
     defer { nextSequence += 1 }
     let durable = order?.durable ?? .max
     var collect = Set<String>()
-    if let found = garbage[app] {
+    let key = ExactKey(app)
+    if let found = garbage[key] {
       for (name, commit) in found where commit <= durable { collect.insert(name) }
-      garbage[app] = found.filter { !collect.contains($0.key) }
-      if garbage[app]?.isEmpty == true { garbage[app] = nil }
+      garbage[key] = found.filter { !collect.contains($0.key) }
+      if garbage[key]?.isEmpty == true { garbage[key] = nil }
     }
     return AttachmentTask(
       sequence: nextSequence, settled: settled, root: root, directoryName: Self.directoryName(app), sources: sources,
@@ -104,7 +105,8 @@ extension AttachmentStore {
       guard let entry = waiting.removeValue(forKey: outcome.sequence) else { continue }
       if !outcome.unreferenced.isEmpty {
         for name in outcome.unreferenced {
-          garbage[entry.app, default: [:]][name] = min(garbage[entry.app]?[name] ?? .max, entry.commit)
+          let key = ExactKey(entry.app)
+          garbage[key, default: [:]][name] = min(garbage[key]?[name] ?? .max, entry.commit)
         }
         if entry.retry {
           checksLeft = Self.checks
@@ -131,7 +133,9 @@ extension AttachmentStore {
     checksLeft -= 1
     let durable = order?.durable ?? .max
     let ready = garbage.filter { $0.value.values.contains { $0 <= durable } }.keys
-    for app in ready { submit(makeTask(app: app, sources: [], caller: nil), app: app, retry: false, done: nil) }
+    for key in ready {
+      submit(makeTask(app: key.string, sources: [], caller: nil), app: key.string, retry: false, done: nil)
+    }
     if !garbage.isEmpty { armCheck() }
   }
 
@@ -159,9 +163,9 @@ extension AttachmentStore {
       for delivered in state.delivered.values { add(delivered.request.content) }
       for (response, _) in state.queuedResponses { add(response.notification.request.content) }
     }
-    for m in center.pendingModifications.values where m.app == app { add(m.request.content) }
-    for p in center.pendingPresentations.values where p.app == app { add(p.notification.request.content) }
-    for e in center.pendingExtensionResponses.values where e.app == app {
+    for m in center.pendingModifications.values where m.app.exactlyEquals(app) { add(m.request.content) }
+    for p in center.pendingPresentations.values where p.app.exactlyEquals(app) { add(p.notification.request.content) }
+    for e in center.pendingExtensionResponses.values where e.app.exactlyEquals(app) {
       add(e.prepared.response.notification.request.content)
     }
     return names

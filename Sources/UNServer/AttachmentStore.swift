@@ -36,9 +36,9 @@ final class AttachmentStore {
   var settled: UInt64 = 0
   /// Tasks whose outcome has not come back.
   var waiting: [UInt64: Waiting] = [:]
-  /// `--state`: per app, the files found unreferenced and the commit after which that
-  /// is durable.
-  var garbage: [String: [String: UInt64]] = [:]
+  /// `--state`: per app (by its exact bytes), the files found unreferenced and the
+  /// commit after which that is durable.
+  var garbage: [ExactKey: [String: UInt64]] = [:]
   /// Looks for durable garbage a few more times after an outcome found some.
   var checksLeft = 0
 

@@ -43,7 +43,7 @@ struct ChangedRows {
     while i < forgottenEvents.endIndex {
       let app = forgottenEvents[i].app
       var stored = 0
-      while i < forgottenEvents.endIndex, forgottenEvents[i].app == app {
+      while i < forgottenEvents.endIndex, forgottenEvents[i].app.exactlyEquals(app) {
         if forgottenEvents[i].sequence >= first { late.insert(forgottenEvents[i].sequence) } else { stored += 1 }
         i += 1
       }
@@ -64,7 +64,7 @@ struct ChangedRows {
     // Nearly always one app's events: one pass, no grouping.
     let app = events[start].app
     var oneApp = true
-    for i in indices where events[i].app != app {
+    for i in indices where !events[i].app.exactlyEquals(app) {
       oneApp = false
       break
     }
@@ -72,13 +72,14 @@ struct ChangedRows {
       appendRun(events, indices, app: app, skipping: skip, to: &out, runs: &runs)
       return
     }
-    var order: [String] = []
-    var byApp: [String: [Int]] = [:]
+    var order: [ExactKey] = []
+    var byApp: [ExactKey: [Int]] = [:]
     for i in indices {
-      if byApp[events[i].app] == nil { order.append(events[i].app) }
-      byApp[events[i].app, default: []].append(i)
+      let app = ExactKey(events[i].app)
+      if byApp[app] == nil { order.append(app) }
+      byApp[app, default: []].append(i)
     }
-    for app in order { appendRun(events, byApp[app]!, app: app, skipping: skip, to: &out, runs: &runs) }
+    for app in order { appendRun(events, byApp[app]!, app: app.string, skipping: skip, to: &out, runs: &runs) }
   }
 
   private static func appendRun(

@@ -28,7 +28,8 @@ struct EventRuns {
     var head = 0
   }
 
-  private var apps: [String: Queue] = [:]
+  /// By the app id's exact bytes.
+  private var apps: [ExactKey: Queue] = [:]
 
   /// A run row was written for `app` with `live` events (after every earlier one).
   mutating func added(app: String, number: UInt64, live: Int) {

@@ -50,7 +50,8 @@ final class EventWatchers {
     }
     guard !waits.isEmpty else { return }
     var satisfied: [PendingWait] = []
-    for wait in waits where (wait.request.app.map { $0 == event.app } ?? true) && json.matches(wait.request.filter) {
+    for wait in waits
+    where (wait.request.app.map { $0.exactlyEquals(event.app) } ?? true) && json.matches(wait.request.filter) {
       satisfied.append(wait)
     }
     for wait in satisfied { finish(wait, with: json) }

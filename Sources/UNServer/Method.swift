@@ -43,7 +43,8 @@ final class ClientState {
   var watching: WatchFilter?
 
   struct WatchFilter {
-    var apps: Set<String>?
+    /// By their exact bytes, as apps are told apart everywhere.
+    var apps: Set<ExactKey>?
     func includes(_ app: String) -> Bool { apps?.contains(app) ?? true }
   }
 
@@ -85,7 +86,7 @@ struct Call {
   /// The app a call is about: its `app` param, else the app this connection's hello named.
   /// The caller must be allowed to touch it (SPEC §9).
   func app(_ p: Params) throws(RPCError) -> String {
-    try app(named: p.string("app"))
+    try app(named: p.identifier("app"))
   }
 
   /// The app named by an `app` param already read (nil when absent or null).

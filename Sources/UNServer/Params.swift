@@ -10,10 +10,14 @@ import JSONRPC
 struct Params {
   let path: String
   private let members: [JSONMember]
+  /// Read back from the store, not from a client: identifiers are taken as they were
+  /// kept (an older version kept some with U+0000, which clients can no longer send).
+  let stored: Bool
 
   /// `value` nil (no `params` member) reads as an empty object.
-  init(_ value: JSONValue?, path: String = "", allowed: [String]) throws(RPCError) {
+  init(_ value: JSONValue?, path: String = "", allowed: [String], stored: Bool = false) throws(RPCError) {
     self.path = path
+    self.stored = stored
     switch value {
     case nil:
       members = []
@@ -68,6 +72,36 @@ struct Params {
     guard let s = try string(name) else { throw RPCError.invalidParams(field: field(name), "required") }
     if nonEmpty, s.isEmpty { throw RPCError.invalidParams(field: field(name), "must be a non-empty string") }
     return s
+  }
+
+  /// An identifier (of an app, a request, a category, an action, a thread, a time
+  /// zone...): a string without U+0000.  Identifiers are kept and compared as their exact
+  /// bytes; a NUL would end one where C strings (a time zone's name) read it.
+  func identifier(_ name: String) throws(RPCError) -> String? {
+    guard let s = try string(name) else { return nil }
+    if !stored { try Self.refuseNUL(s, field: field(name)) }
+    return s
+  }
+
+  func requiredIdentifier(_ name: String, nonEmpty: Bool = true) throws(RPCError) -> String {
+    let s = try requiredString(name, nonEmpty: nonEmpty)
+    if !stored { try Self.refuseNUL(s, field: field(name)) }
+    return s
+  }
+
+  /// An array of identifiers: `stringArray` whose elements have no U+0000.
+  func identifierArray(_ name: String, nonEmpty: Bool = false) throws(RPCError) -> [String]? {
+    guard let list = try stringArray(name, nonEmpty: nonEmpty) else { return nil }
+    if !stored {
+      for (i, s) in list.enumerated() { try Self.refuseNUL(s, field: field(name) + "[\(i)]") }
+    }
+    return list
+  }
+
+  /// `-32602` naming `field` when `s` holds U+0000.
+  static func refuseNUL(_ s: String, field: String) throws(RPCError) {
+    guard s.utf8.contains(0) else { return }
+    throw RPCError.invalidParams(field: field, "an identifier must not contain U+0000")
   }
 
   func bool(_ name: String) throws(RPCError) -> Bool? {
@@ -154,6 +188,6 @@ struct Params {
   /// A nested object, read with its own allowed fields.
   func object(_ name: String, allowed: [String]) throws(RPCError) -> Params? {
     guard let v = value(name) else { return nil }
-    return try Params(v, path: field(name), allowed: allowed)
+    return try Params(v, path: field(name), allowed: allowed, stored: stored)
   }
 }

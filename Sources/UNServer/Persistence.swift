@@ -130,7 +130,7 @@ final class Persistence {
     guard !rowsOfEvents.isEmpty else { return }
     for row in rowsOfEvents { startup.deleteNumbered(table: Table.events, number: row.number) }
     let fromRows = Set(rowsOfEvents.lazy.map { $0.number - StateCodec.eventNumberBase })
-    for app in Set(rowsOfEvents.lazy.map(\.app)).sorted() {
+    for app in Set(rowsOfEvents.lazy.map { ExactKey($0.app) }).sortedStrings {
       let kept = center.history.events(of: app).filter { fromRows.contains($0.sequence) }
       kept.withUnsafeBufferPointer { buffer in
         guard let base = buffer.baseAddress else { return }
@@ -197,8 +197,8 @@ final class Persistence {
       resets: resets)
   }
 
-  /// Sorted, without a sort's setup for the set that is nearly always empty.
-  private static func sorted(_ set: Set<String>) -> [String] { set.isEmpty ? [] : set.sorted() }
+  /// Sorted (by their bytes), without a sort's setup for the set that is nearly always empty.
+  private static func sorted(_ set: Set<ExactKey>) -> [String] { set.sortedStrings }
 
   private static func put(_ table: String, _ app: String, _ key: String, _ value: JSONValue) -> StoreChange {
     .put(StoredRow(table: table, app: app, key: key, value: value.encoded()))

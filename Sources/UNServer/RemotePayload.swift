@@ -12,6 +12,13 @@ enum RemotePayload {
 
   static func invalid(_ reason: String) -> RPCError { ErrorMapping.rpcError(.invalidPayload(reason)) }
 
+  /// An `aps` identifier as given; one with U+0000 is refused, as in `scheduleLocal`'s
+  /// content (identifiers are kept and compared as their exact bytes).
+  private static func identifier(_ value: String?, _ key: String) throws(RPCError) -> String? {
+    if let value { try Params.refuseNUL(value, field: "payload.aps." + key) }
+    return value
+  }
+
   /// Reads one payload, collecting the warnings as it goes.
   struct Reader {
     var warnings: [String] = []
@@ -87,9 +94,9 @@ enum RemotePayload {
     let hasAlert = c.hasAlertText || localization != nil
     badge(aps, into: &c, &r)
     sound(aps, into: &c, &r)
-    c.threadIdentifier = r.string(aps, "thread-id", in: "aps") ?? ""
-    c.categoryIdentifier = r.string(aps, "category", in: "aps") ?? ""
-    c.targetContentIdentifier = r.string(aps, "target-content-id", in: "aps")
+    c.threadIdentifier = try identifier(r.string(aps, "thread-id", in: "aps"), "thread-id") ?? ""
+    c.categoryIdentifier = try identifier(r.string(aps, "category", in: "aps"), "category") ?? ""
+    c.targetContentIdentifier = try identifier(r.string(aps, "target-content-id", in: "aps"), "target-content-id")
     c.filterCriteria = r.string(aps, "filter-criteria", in: "aps")
     if let level = r.string(aps, "interruption-level", in: "aps") {
       switch level {

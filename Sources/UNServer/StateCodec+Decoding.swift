@@ -30,8 +30,8 @@ extension StateCodec {
   ) throws(Corrupt) -> NotificationRequest {
     guard let id = identifier?.stringValue else { throw Corrupt(description: "request without identifier") }
     do {
-      let content = try ContentShape.decode(content)
-      let trigger = try TriggerShape.decode(trigger, allowsPush: true)
+      let content = try ContentShape.decode(content, stored: true)
+      let trigger = try TriggerShape.decode(trigger, stored: true)
       return NotificationRequest(identifier: id, content: content, trigger: trigger)
     } catch {
       throw Corrupt(description: "request '\(id)': \(error.message)")
@@ -40,7 +40,7 @@ extension StateCodec {
 
   static func decodeCategory(_ v: JSONValue) throws(Corrupt) -> Category {
     do {
-      return try CategoryShape.decode([v], path: "category")[0]
+      return try CategoryShape.decode([v], path: "category", stored: true)[0]
     } catch {
       throw Corrupt(description: error.message)
     }

@@ -27,7 +27,8 @@ public struct ChangeList: StoreBatch {
   var bytes: [UInt8] = []
   var keyed: [StoreChange] = []
   /// The last table and app written into `bytes`: rows come in runs of one table and one
-  /// app, so their names are copied once per run, not once per row.
+  /// app, so their names are copied once per run, not once per row.  A name is the same
+  /// only if its bytes are (`==` would take an NFD spelling for the NFC one).
   private var lastTable: (name: String, at: Range<Int>)?
   private var lastApp: (name: String, at: Range<Int>)?
 
@@ -85,14 +86,14 @@ public struct ChangeList: StoreBatch {
   }
 
   private mutating func tableRange(_ name: String) -> Range<Int> {
-    if let last = lastTable, last.name == name { return last.at }
+    if let last = lastTable, sameUTF8(last.name, name) { return last.at }
     let at = copy(name)
     lastTable = (name, at)
     return at
   }
 
   private mutating func appRange(_ name: String) -> Range<Int> {
-    if let last = lastApp, last.name == name { return last.at }
+    if let last = lastApp, sameUTF8(last.name, name) { return last.at }
     let at = copy(name)
     lastApp = (name, at)
     return at

@@ -59,7 +59,7 @@ extension SQLiteStore {
     let stmt = try prepare("SELECT DISTINCT tbl FROM numbered")
     var rc = sqlite3_step(stmt)
     while rc == SQLITE_ROW {
-      names.append(sqlite3_column_text(stmt, 0).map { String(cString: $0) } ?? "")
+      names.append(Self.text(stmt, 0))
       rc = sqlite3_step(stmt)
     }
     sqlite3_finalize(stmt)
@@ -82,7 +82,7 @@ extension SQLiteStore {
       let rc = sqlite3_step(stmt)
       if rc == SQLITE_DONE { return names }
       guard rc == SQLITE_ROW else { throw failure("listing the tables") }
-      let name = sqlite3_column_text(stmt, 0).map { String(cString: $0) } ?? ""
+      let name = Self.text(stmt, 0)
       names.append(String(name.dropFirst(Self.numberedPrefix.count)))
     }
   }

@@ -212,8 +212,14 @@ public final class SQLiteStore: StateStore {
     return rows
   }
 
-  private func text(_ stmt: OpaquePointer?, _ column: Int32) -> String {
-    sqlite3_column_text(stmt, column).map { String(cString: $0) } ?? ""
+  private func text(_ stmt: OpaquePointer?, _ column: Int32) -> String { Self.text(stmt, column) }
+
+  /// A text column as all its bytes: a key may hold U+0000, where a C string would end
+  /// (and two keys would meet).
+  static func text(_ stmt: OpaquePointer?, _ column: Int32) -> String {
+    guard let start = sqlite3_column_text(stmt, column) else { return "" }
+    let count = Int(sqlite3_column_bytes(stmt, column))
+    return String(decoding: UnsafeBufferPointer(start: start, count: count), as: UTF8.self)
   }
 
   public func commit(_ changes: [StoreChange]) throws(StoreError) {
@@ -307,8 +313,17 @@ public final class SQLiteStore: StateStore {
 
   private func step(_ stmt: OpaquePointer?) -> Int32 { sqlite3_step(stmt) }
 
+  /// Binds all of `text`'s bytes: with a length of -1 SQLite would stop at the first
+  /// U+0000, and two keys that differ after it would address one row.  (SQLite keeps
+  /// and compares a text's every byte when its length is given.)
   private func bind(_ stmt: OpaquePointer?, _ index: Int32, _ text: String) {
-    sqlite3_bind_text(stmt, index, text, -1, uncenter_sqlite_transient())
+    var text = text
+    text.withUTF8 { bytes in
+      // An empty text has no address; SQLite reads no byte of it.
+      let start = UnsafeRawPointer(bytes.baseAddress ?? UnsafePointer(bitPattern: 1)!)
+      sqlite3_bind_text(
+        stmt, index, start.assumingMemoryBound(to: CChar.self), Int32(bytes.count), uncenter_sqlite_transient())
+    }
   }
 
   /// Once the log holds `checkpointPages` pages, asks the checkpointer for a pass; past

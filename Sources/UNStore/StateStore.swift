@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Where the center's state lives between runs.  Rows are opaque blobs addressed by
 /// (table, app, key); the server decides what they contain, so the store has one job:
 /// keep rows, and apply a batch of changes atomically.
@@ -29,6 +35,9 @@ extension StateStore {
 }
 
 /// A row: which table, which app (empty for daemon-wide rows), which key, what bytes.
+/// The table, app and key are the row's address as their exact bytes: rows are equal
+/// when those bytes are (`String ==` would take two spellings of one text, NFC and NFD,
+/// for one key), and a key may hold any character, U+0000 included.
 public struct StoredRow: Sendable, Hashable {
   public var table: String
   public var app: String
@@ -41,6 +50,40 @@ public struct StoredRow: Sendable, Hashable {
     self.key = key
     self.value = value
   }
+
+  public static func == (a: StoredRow, b: StoredRow) -> Bool {
+    sameUTF8(a.table, b.table) && sameUTF8(a.app, b.app) && sameUTF8(a.key, b.key) && a.value == b.value
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    for part in [table, app, key] {
+      hasher.combine(part.utf8.count)
+      for byte in part.utf8 { hasher.combine(byte) }
+    }
+    hasher.combine(value)
+  }
+
+  /// The order SQLite's `BINARY` collation gives (table, app, key): their bytes.
+  static func precedes(_ a: StoredRow, _ b: StoredRow) -> Bool {
+    for (x, y) in [(a.table, b.table), (a.app, b.app), (a.key, b.key)] where !sameUTF8(x, y) {
+      return x.utf8.lexicographicallyPrecedes(y.utf8)
+    }
+    return false
+  }
+}
+
+/// Whether two strings have the same UTF-8 bytes (`==` is canonical equivalence: an NFC
+/// and an NFD spelling of one text would be one key).
+@inline(__always)
+func sameUTF8(_ a: String, _ b: String) -> Bool {
+  // The same representation (the same small string, or the same storage) holds the same
+  // bytes: decided from the two words, without reading the text.
+  if unsafeBitCast(a, to: (UInt64, UInt64).self) == unsafeBitCast(b, to: (UInt64, UInt64).self) { return true }
+  guard a.utf8.count == b.utf8.count else { return false }
+  let same = a.utf8.withContiguousStorageIfAvailable { x in
+    b.utf8.withContiguousStorageIfAvailable { y in x.isEmpty || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0 }
+  }
+  return (same ?? nil) ?? a.utf8.elementsEqual(b.utf8)
 }
 
 /// A numbered row's value in a `StoreChange`: bytes, or anything the store can write as
@@ -80,16 +123,33 @@ public struct StoreError: Error, CustomStringConvertible, Sendable {
 /// The default: state in memory only, gone with the process.  It still keeps the rows it
 /// is given, so a restart can be simulated in tests by loading them into a new daemon.
 public final class MemoryStore: StateStore {
-  private var rows: [String: StoredRow] = [:]
+  private var rows: [[UInt8]: StoredRow] = [:]
 
   public init() {}
 
-  private static func id(_ table: String, _ app: String, _ key: String) -> String { "\(table)\u{0}\(app)\u{0}\(key)" }
-  /// What the id of every numbered row contains (its app part is U+0001).
-  private static let numberedMark = "\u{0}\u{1}\u{0}"
+  /// A keyed row's id: a 0, then the table, app and key, each preceded by its length, so
+  /// that no two addresses share an id whatever bytes they hold.
+  private static func id(_ table: String, _ app: String, _ key: String) -> [UInt8] {
+    var id: [UInt8] = [0]
+    for part in [table, app, key] { append(part, to: &id) }
+    return id
+  }
+
+  /// A numbered row's id: a 1, the table (length first) and the number.
+  private static func id(_ table: String, number: UInt64) -> [UInt8] {
+    var id: [UInt8] = [1]
+    append(table, to: &id)
+    withUnsafeBytes(of: number.littleEndian) { id.append(contentsOf: $0) }
+    return id
+  }
+
+  private static func append(_ part: String, to id: inout [UInt8]) {
+    withUnsafeBytes(of: UInt64(part.utf8.count).littleEndian) { id.append(contentsOf: $0) }
+    id.append(contentsOf: part.utf8)
+  }
 
   public func loadAll() throws(StoreError) -> [StoredRow] {
-    rows.values.sorted { ($0.table, $0.app, $0.key) < ($1.table, $1.app, $1.key) }
+    rows.values.sorted(by: StoredRow.precedes)
   }
 
   public func commit(_ changes: [StoreChange]) throws(StoreError) {
@@ -97,13 +157,12 @@ public final class MemoryStore: StateStore {
       switch change {
       case .put(let row): rows[Self.id(row.table, row.app, row.key)] = row
       case .delete(let table, let app, let key): rows[Self.id(table, app, key)] = nil
-      case .deleteApp(let app): rows = rows.filter { $0.value.app != app || $0.key.contains(Self.numberedMark) }
+      case .deleteApp(let app): rows = rows.filter { $0.key.first == 1 || !sameUTF8($0.value.app, app) }
       case .putNumbered(let table, let app, let number, let value):
         var bytes: [UInt8] = []
         value.write(into: &bytes)
-        rows[Self.id(table, "\u{1}", String(number))] = StoredRow(
-          table: table, app: app, key: String(number), value: bytes)
-      case .deleteNumbered(let table, let number): rows[Self.id(table, "\u{1}", String(number))] = nil
+        rows[Self.id(table, number: number)] = StoredRow(table: table, app: app, key: String(number), value: bytes)
+      case .deleteNumbered(let table, let number): rows[Self.id(table, number: number)] = nil
       }
     }
   }

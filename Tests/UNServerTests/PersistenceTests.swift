@@ -22,13 +22,13 @@ final class PersistenceTests: XCTestCase {
   }
 
   /// The pending requests of every app, as a reloaded center sees them.
-  private func reloaded(_ store: StateStore) throws -> [String: [PendingRequest]] {
+  private func reloaded(_ store: StateStore) throws -> [ExactKey: [PendingRequest]] {
     let center = Center(clock: ManualClock(t0))
     try Persistence(store: store).load(into: center)
     return center.apps.mapValues { $0.pending.unordered.sorted { $0.identifier < $1.identifier } }
   }
 
-  private func current(_ center: Center) -> [String: [PendingRequest]] {
+  private func current(_ center: Center) -> [ExactKey: [PendingRequest]] {
     center.apps.filter { !$0.value.pending.isEmpty }.mapValues {
       $0.pending.unordered.sorted { $0.identifier < $1.identifier }
     }

@@ -22,8 +22,9 @@ enum StateListing {
     func add(_ label: String, _ value: JSONValue) {
       out.append("\(label) \(String(decoding: value.encoded(), as: UTF8.self))")
     }
-    for appId in center.apps.keys.sorted() {
-      let app = center.apps[appId]!
+    for key in center.apps.keys.sorted() {
+      let appId = key.string
+      let app = center.apps[key]!
       let settings = center.settings(app: appId)
       add("\(appId) app", StateCodec.app(app))
       add("\(appId) settings", ModelEncoding.settings(settings))
@@ -150,11 +151,12 @@ final class ReloadCheck {
     if reloaded.history.lastSequence < center.history.lastSequence {
       return "event numbering goes back: live \(center.history.lastSequence), reloaded \(reloaded.history.lastSequence)"
     }
-    let live = StateListing.lines(center)
-    let loaded = StateListing.lines(reloaded)
+    // As bytes: `String ==` would take an NFD spelling for the NFC one.
+    let live = StateListing.lines(center).map { Array($0.utf8) }
+    let loaded = StateListing.lines(reloaded).map { Array($0.utf8) }
     guard live != loaded else { return nil }
-    let onlyLive = live.filter { !loaded.contains($0) }
-    let onlyLoaded = loaded.filter { !live.contains($0) }
+    let onlyLive = live.filter { !loaded.contains($0) }.map { String(decoding: $0, as: UTF8.self) }
+    let onlyLoaded = loaded.filter { !live.contains($0) }.map { String(decoding: $0, as: UTF8.self) }
     return "live only:\n  " + onlyLive.joined(separator: "\n  ") + "\nreloaded only:\n  "
       + onlyLoaded.joined(separator: "\n  ")
   }
@@ -184,8 +186,9 @@ struct RequestProgram {
   private mutating func pick<T>(_ list: [T]) -> T { list[Int(next() % UInt64(list.count))] }
   private mutating func chance(_ percent: UInt64) -> Bool { next() % 100 < percent }
 
-  private static let apps = ["a", "b"]
-  private static let identifiers = ["x", "y", "z"]
+  /// Two spellings of one name (NFC and NFD) among them: two apps, two identifiers.
+  private static let apps = ["a", "b", "caf\u{E9}", "cafe\u{301}"]
+  private static let identifiers = ["x", "y", "z", "\u{E9}", "e\u{301}"]
   private static let actions = [
     "com.apple.UNNotificationDefaultActionIdentifier", "com.apple.UNNotificationDismissActionIdentifier", "reply",
     "open", "later", "later",
@@ -246,7 +249,7 @@ struct RequestProgram {
       modifications = center.pendingModifications.keys.sorted()
       presentations = center.pendingPresentations.keys.sorted()
       for (app, state) in center.apps.sorted(by: { $0.key < $1.key }) {
-        delivered += state.delivered.keys.sorted().map { (app, $0) }
+        delivered += state.delivered.keys.sorted { ExactKey($0) < ExactKey($1) }.map { (app.string, $0) }
       }
     }
   }

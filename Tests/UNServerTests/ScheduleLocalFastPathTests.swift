@@ -140,6 +140,49 @@ final class ScheduleLocalFastPathTests: XCTestCase {
     }
   }
 
+  /// U+0000 is refused in identifiers (the general path answers -32602 naming the
+  /// field): the fast path leaves such a request to it.  In free text it is kept, and
+  /// both paths read the same bytes.
+  func testANulInAnIdentifierIsLeftToTheGeneralPathAndKeptInText() throws {
+    let envelope = { (params: String) in #"{"jsonrpc":"2.0","id":1,"method":"scheduleLocal","params":"# + params + "}" }
+    for nul in [#"x\u0000y"#, #"\u0000"#, #"\u00e9\u0000"#, #"caf\u00e9\u0000"#] {
+      for text in [
+        envelope(#"{"app":"\#(nul)","identifier":"x","content":{}}"#),
+        envelope(#"{"identifier":"\#(nul)","content":{}}"#),
+        envelope(#"{"identifier":"x","content":{"categoryIdentifier":"\#(nul)"}}"#),
+        envelope(#"{"identifier":"x","content":{"threadIdentifier":"\#(nul)"}}"#),
+        envelope(#"{"identifier":"x","content":{"targetContentIdentifier":"\#(nul)"}}"#),
+      ] {
+        assertDeclined(text)
+        XCTAssertNil(reference(text), text)
+      }
+    }
+    let text = envelope(
+      #"{"identifier":"x","content":{"title":"t\u0000","body":"\u0000b","subtitle":"s\u0000","userInfo":{"k\u0000":"\u0000"}}}"#
+    )
+    assertFast(text)
+    let f = try XCTUnwrap(fast(text))
+    XCTAssertEqual(Array(f.request.content.title.utf8), [UInt8(ascii: "t"), 0])
+    XCTAssertEqual(Array(f.request.content.body.utf8), [0, UInt8(ascii: "b")])
+  }
+
+  /// Both paths keep an identifier's bytes as sent: an NFD spelling is not made NFC.
+  func testIdentifiersKeepTheirBytes() throws {
+    let text =
+      #"{"jsonrpc":"2.0","id":1,"method":"scheduleLocal","params":{"app":"cafe\u0301","identifier":"e\u0301","#
+      + #""content":{"categoryIdentifier":"cafe\u0301","threadIdentifier":"te\u0301"}}}"#
+    assertFast(text)
+    for decoded in [try XCTUnwrap(fast(text)), try XCTUnwrap(reference(text))] {
+      XCTAssertEqual(decoded.app.map { Array($0.utf8) }, Array("cafe\u{301}".utf8))
+      XCTAssertEqual(Array(decoded.request.identifier.utf8), Array("e\u{301}".utf8))
+      XCTAssertEqual(Array(decoded.request.content.categoryIdentifier.utf8), Array("cafe\u{301}".utf8))
+      XCTAssertEqual(Array(decoded.request.content.threadIdentifier.utf8), Array("te\u{301}".utf8))
+    }
+    // The comparison the fuzz harness makes tells the spellings apart.
+    let nfc = text.replacingOccurrences(of: #"e\u0301"#, with: #"\u00e9"#)
+    XCTAssertNotEqual(try XCTUnwrap(fast(text)), try XCTUnwrap(fast(nfc)))
+  }
+
   func testACallReadAgainKeepsNothingOfTheRequestBefore() {
     let full =
       #"{"jsonrpc":"2.0","id":"a","method":"scheduleLocal","params":{"app":"com.x","identifier":"one","#

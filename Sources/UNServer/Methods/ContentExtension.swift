@@ -9,7 +9,7 @@ enum Expand: Method {
   static func handle(_ call: Call) throws(RPCError) -> Reply {
     let p = try call.params(allowed: ["app", "identifier"])
     let app = try call.app(p)
-    let id = try p.requiredString("identifier")
+    let id = try p.requiredIdentifier("identifier")
     let shown = try call.model { () throws(UNError) in try call.center.expand(app: app, identifier: id) }
     return .object(["expanded": .bool(true), "extension": .bool(shown)])
   }
@@ -23,7 +23,7 @@ enum Collapse: Method {
   static func handle(_ call: Call) throws(RPCError) -> Reply {
     let p = try call.params(allowed: ["app", "identifier"])
     let app = try call.app(p)
-    let id = try p.requiredString("identifier")
+    let id = try p.requiredIdentifier("identifier")
     try call.model { () throws(UNError) in try call.center.collapse(app: app, identifier: id) }
     return .object(["expanded": .bool(false)])
   }
@@ -37,8 +37,8 @@ enum Interact: Method {
   static func handle(_ call: Call) throws(RPCError) -> Reply {
     let p = try call.params(allowed: ["app", "identifier", "control", "value"])
     let app = try call.app(p)
-    let id = try p.requiredString("identifier")
-    let control = try p.requiredString("control")
+    let id = try p.requiredIdentifier("identifier")
+    let control = try p.requiredIdentifier("control")
     let value = JSONText(bytes: (p.value("value") ?? .null).encoded())
     try call.model { () throws(UNError) in
       try call.center.interact(app: app, identifier: id, control: control, value: value)
@@ -54,7 +54,7 @@ enum CompleteExtensionResponse: Method {
 
   static func handle(_ call: Call) throws(RPCError) -> Reply {
     let p = try call.params(allowed: ["responseId", "option"])
-    let id = try p.requiredString("responseId")
+    let id = try p.requiredIdentifier("responseId")
     guard let option = try p.enumValue("option", ExtensionResponseOption.self) else {
       throw RPCError.invalidParams(field: "option", "required")
     }

@@ -13,7 +13,7 @@ enum Hello: Method {
       "defaultContentHidden",
     ])
     let role = try p.enumValue("role", Role.self) ?? .app
-    let appId = try p.string("appId")
+    let appId = try p.identifier("appId")
     if let appId, appId.isEmpty { throw RPCError.invalidParams(field: "appId", "must be a non-empty string") }
     if appId == nil, role == .app || role == .serviceExtension || role == .contentExtension {
       throw RPCError.invalidParams(field: "appId", "required for role '\(role.rawValue)'")
@@ -28,7 +28,7 @@ enum Hello: Method {
     }
     if role == .contentExtension {
       info.contentExtension = ContentExtensionInfo(
-        categories: try p.stringArray("categories", nonEmpty: true) ?? [],
+        categories: try p.identifierArray("categories", nonEmpty: true) ?? [],
         userInteractionEnabled: try p.bool("userInteractionEnabled") ?? false,
         defaultContentHidden: try p.bool("defaultContentHidden") ?? false)
     } else {

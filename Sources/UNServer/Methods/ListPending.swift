@@ -13,7 +13,7 @@ enum ListPending: Method {
     let app = try call.app(p)
     let limit = try p.int("limit", in: 1...Int.max)
     var after: (Instant, String)?
-    if let cursor = try p.string("after") {
+    if let cursor = try p.identifier("after") {
       guard let colon = cursor.firstIndex(of: ":"), let ms = Int64(cursor[..<colon]) else {
         throw RPCError.invalidParams(field: "after", "not a cursor returned by listPending")
       }

@@ -21,12 +21,14 @@ enum RegisterLocalizedStrings: Method {
     guard members.count <= maxStrings else {
       throw ErrorMapping.rpcError(.limitExceeded(limit: "maxLocalizedStrings", value: maxStrings))
     }
-    var table: [String: String] = [:]
+    var table: [ExactKey: String] = [:]
     for m in members {
+      // A key is an identifier (`loc-key` names it).
+      try Params.refuseNUL(m.name, field: "strings")
       guard case .string(let format) = m.value else {
         throw RPCError.invalidParams(field: "strings.\(m.name)", "expected a string, got \(m.value.typeName)")
       }
-      guard table.updateValue(format, forKey: m.name) == nil else {
+      guard table.updateValue(format, forKey: ExactKey(m.name)) == nil else {
         throw RPCError.invalidParams(field: "strings.\(m.name)", "duplicate key")
       }
     }

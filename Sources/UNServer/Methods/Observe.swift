@@ -8,10 +8,10 @@ enum Watch: Method {
 
   static func handle(_ call: Call) throws(RPCError) -> Reply {
     let p = try call.params(allowed: ["apps"])
-    let apps = try p.stringArray("apps", nonEmpty: true)
+    let apps = try p.identifierArray("apps", nonEmpty: true)
     for app in apps ?? [] { try call.authorize(app) }
     if call.client.watching == nil { call.metrics.watchers += 1 }
-    call.client.watching = .init(apps: apps.map(Set.init))
+    call.client.watching = .init(apps: apps.map { Set($0.map { ExactKey($0) }) })
     return .object(["watching": apps.map { .array($0.map { .string($0) }) } ?? .string("all")])
   }
 }
@@ -35,7 +35,12 @@ enum WaitFor: Method {
       throw RPCError.invalidParams(field: "timeout", "must be a number in 0...\(Int(maxTimeoutSeconds))")
     }
     let since = try p.int("since", in: 0...Int.max) ?? 0
-    let app = try p.string("app") ?? filter["app"]?.stringValue ?? call.client.hello?.appId
+    var app = try p.identifier("app")
+    if app == nil, let named = filter["app"]?.stringValue {
+      try Params.refuseNUL(named, field: "event.app")
+      app = named
+    }
+    app = app ?? call.client.hello?.appId
     if let app { try call.authorize(app) }
     for event in call.center.history.events(app: app, since: UInt64(since)) {
       let json = ModelEncoding.event(event)

@@ -10,7 +10,7 @@ enum CompletePresentation: Method {
   static func handle(_ call: Call) throws(RPCError) -> Reply {
     let p = try call.params(allowed: ["app", "presentationId", "options"])
     let app = try call.app(p)
-    let id = try p.requiredString("presentationId")
+    let id = try p.requiredIdentifier("presentationId")
     guard let options = try p.enumArray("options", PresentationOption.self) else {
       throw RPCError.invalidParams(field: "options", "required")
     }

@@ -12,7 +12,7 @@ enum PushRemote: Method {
     let app = try call.app(p)
     guard let payload = p.value("payload") else { throw RPCError.invalidParams(field: "payload", "required") }
     let push = try RemotePayload.map(payload)
-    let identifier = try p.string("identifier")
+    let identifier = try p.identifier("identifier")
     let r = try call.model { () throws(UNError) in try call.center.pushRemote(app: app, push, identifier: identifier) }
     return .object([
       "identifier": .string(r.identifier), "delivered": .bool(r.delivered),
@@ -28,7 +28,7 @@ enum CompleteContent: Method {
 
   static func handle(_ call: Call) throws(RPCError) -> Reply {
     let p = try call.params(allowed: ["requestId", "content"])
-    let requestId = try p.requiredString("requestId")
+    let requestId = try p.requiredIdentifier("requestId")
     let content = try p.value("content").map { v throws(RPCError) in try ContentShape.decode(v) }
     guard let content, !content.attachments.isEmpty else { return try complete(call, requestId, content) }
     // Attachments are copied as this connection's client into the pushed app's store,

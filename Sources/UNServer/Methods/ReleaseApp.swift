@@ -10,7 +10,7 @@ enum ReleaseApp: Method {
 
   static func handle(_ call: Call) throws(RPCError) -> Reply {
     let p = try call.params(allowed: ["app"])
-    let app = try p.requiredString("app")
+    let app = try p.requiredIdentifier("app")
     let uid = call.client.peer?.uid ?? call.configuration.daemonUID
     let previous = call.center.owner(of: app)
     if let previous, uid != previous, uid != 0, uid != call.configuration.daemonUID {

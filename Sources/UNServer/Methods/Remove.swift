@@ -8,7 +8,7 @@ enum RemovePending: Method {
   static func handle(_ call: Call) throws(RPCError) -> Reply {
     let p = try call.params(allowed: ["app", "identifiers"])
     let app = try call.app(p)
-    let ids = try p.stringArray("identifiers")
+    let ids = try p.identifierArray("identifiers")
     return .object(["removed": .int(call.center.removePending(app: app, identifiers: ids))])
   }
 }
@@ -21,7 +21,7 @@ enum RemoveDelivered: Method {
   static func handle(_ call: Call) throws(RPCError) -> Reply {
     let p = try call.params(allowed: ["app", "identifiers"])
     let app = try call.app(p)
-    let ids = try p.stringArray("identifiers")
+    let ids = try p.identifierArray("identifiers")
     return .object(["removed": .int(call.center.removeDelivered(app: app, identifiers: ids))])
   }
 }

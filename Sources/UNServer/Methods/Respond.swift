@@ -9,8 +9,8 @@ enum Respond: Method {
   static func handle(_ call: Call) throws(RPCError) -> Reply {
     let p = try call.params(allowed: ["app", "identifier", "actionIdentifier", "userText", "authenticated"])
     let app = try call.app(p)
-    let identifier = try p.requiredString("identifier")
-    let action = try p.requiredString("actionIdentifier")
+    let identifier = try p.requiredIdentifier("identifier")
+    let action = try p.requiredIdentifier("actionIdentifier")
     let userText = try p.string("userText")
     let authenticated = try p.bool("authenticated") ?? false
     let r = try call.model { () throws(UNError) in
@@ -32,7 +32,7 @@ enum CompleteResponse: Method {
   static func handle(_ call: Call) throws(RPCError) -> Reply {
     let p = try call.params(allowed: ["app", "responseId"])
     let app = try call.app(p)
-    let id = try p.requiredString("responseId")
+    let id = try p.requiredIdentifier("responseId")
     try call.model { () throws(UNError) in try call.center.completeResponse(app: app, responseId: id) }
     return .object([])
   }

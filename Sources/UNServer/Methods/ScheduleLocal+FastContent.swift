@@ -6,7 +6,8 @@ extension ScheduleLocalFastPath {
   /// (a new request) as `ContentShape.decode` reads them: null counts as absent, a field may
   /// appear once, and `userInfo` is kept as its compact text.  False sends the request
   /// to the general path, which reads the same description from the tree and says
-  /// precisely what was wrong (an object `sound` and `attachments` always go there).
+  /// precisely what was wrong (an object `sound` and `attachments` always go there, and
+  /// an identifier with U+0000, which it refuses).
   static func readContent(_ r: inout JSONPullReader, into c: inout BorrowedRequest, maxDepth: Int) -> Bool {
     guard r.beginObject() else { return false }
     var first = true
@@ -64,42 +65,43 @@ extension ScheduleLocalFastPath {
       case body:
         guard text(&r, .body, &c, \.body) else { return false }
       case category:
-        guard text(&r, .categoryIdentifier, &c, \.categoryIdentifier) else { return false }
+        guard text(&r, .categoryIdentifier, &c, \.categoryIdentifier, identifier: true) else { return false }
       case thread:
-        guard text(&r, .threadIdentifier, &c, \.threadIdentifier) else { return false }
+        guard text(&r, .threadIdentifier, &c, \.threadIdentifier, identifier: true) else { return false }
       case userInfo:
         guard readUserInfo(&r, into: &c, maxDepth: maxDepth) else { return false }
       default:
-        guard
-          readTableField(&r, ContentShape.fields[bit.trailingZeroBitCount].kind, into: &c, maxDepth: maxDepth)
-        else { return false }
+        guard readTableField(&r, ContentShape.fields[bit.trailingZeroBitCount], into: &c, maxDepth: maxDepth) else {
+          return false
+        }
       }
     }
   }
 
   /// A string value into text `field`: its bytes borrowed when it has no escapes,
-  /// decoded into the content's `path` otherwise.
+  /// decoded into the content's `path` otherwise.  An `identifier` with U+0000 (only an
+  /// escape can put one there) is left to the general path.
   @inline(__always)
   private static func text(
     _ r: inout JSONPullReader, _ field: BorrowedRequest.Text, _ c: inout BorrowedRequest,
-    _ path: WritableKeyPath<Content, String>
+    _ path: WritableKeyPath<Content, String>, identifier: Bool = false
   ) -> Bool {
     if let bytes = r.unescapedString() {
       c.borrow(field, bytes)
       return true
     }
-    guard let s = r.string() else { return false }
+    guard let s = identifier ? r.stringWithoutNUL() : r.string() else { return false }
     c.content[keyPath: path] = s
     return true
   }
 
   /// A field other than the five read directly, through the table's accessors.
   private static func readTableField(
-    _ r: inout JSONPullReader, _ kind: ContentShape.Kind, into request: inout BorrowedRequest, maxDepth: Int
+    _ r: inout JSONPullReader, _ field: ContentShape.Field, into request: inout BorrowedRequest, maxDepth: Int
   ) -> Bool {
-    switch kind {
+    switch field.kind {
     case .text(_, let set), .optionalText(_, let set):
-      guard let s = r.string() else { return false }
+      guard let s = field.identifier ? r.stringWithoutNUL() : r.string() else { return false }
       set(&request.content, s)
     case .optionalInteger(_, let set), .integer(_, let set, _):
       guard let v = int(&r) else { return false }

@@ -25,6 +25,18 @@ struct ScheduleLocalFastPath: Equatable {
     return call.decoded
   }
 
+  /// Equal when the app and every text are the same bytes: the model's `==` compares
+  /// strings by canonical equivalence, which would pass a path that normalized an
+  /// identifier (the tests and the fuzz harness compare the two paths with this).
+  static func == (a: ScheduleLocalFastPath, b: ScheduleLocalFastPath) -> Bool {
+    guard a.id == b.id, a.app.exactlyEquals(b.app), a.request == b.request else { return false }
+    var x: [UInt8] = []
+    var y: [UInt8] = []
+    RequestShape.encode(a.request, &x)
+    RequestShape.encode(b.request, &y)
+    return x == y
+  }
+
   /// What the general path decodes from the same bytes, when it is a valid
   /// `scheduleLocal` (nil otherwise): the reference the fast path must match.
   static func reference(_ bytes: UnsafeRawBufferPointer, maxDepth: Int) -> ScheduleLocalFastPath? {
@@ -32,7 +44,7 @@ struct ScheduleLocalFastPath: Equatable {
     else { return nil }
     do throws(RPCError) {
       let p = try Params(r.params, allowed: ScheduleLocal.fields)
-      return ScheduleLocalFastPath(id: r.id, app: try p.string("app"), request: try ScheduleLocal.request(from: p))
+      return ScheduleLocalFastPath(id: r.id, app: try p.identifier("app"), request: try ScheduleLocal.request(from: p))
     } catch {
       return nil
     }
@@ -107,13 +119,14 @@ struct ScheduleLocalCall: Equatable {
         seen |= bit
         last = bit
         switch bit {
+        // An app id or identifier with U+0000 is refused by the general path.
         case 1:
           if !r.null() {
-            guard let s = r.string() else { return false }
+            guard let s = r.stringWithoutNUL() else { return false }
             app = s
           }
         case 2:
-          guard let s = r.string(), !s.isEmpty else { return false }
+          guard let s = r.stringWithoutNUL(), !s.isEmpty else { return false }
           request.identifier = s
         case 4:
           guard ScheduleLocalFastPath.readContent(&r, into: &request, maxDepth: maxDepth) else { return false }

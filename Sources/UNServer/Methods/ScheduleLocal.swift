@@ -41,7 +41,7 @@ enum ScheduleLocal: Method {
 
   /// The request the params describe (everything but the app).
   static func request(from p: Params) throws(RPCError) -> NotificationRequest {
-    let identifier = try p.requiredString("identifier")
+    let identifier = try p.requiredIdentifier("identifier")
     let content = try ContentShape.decode(p.value("content"))
     let trigger = try TriggerShape.decode(p.value("trigger"))
     return NotificationRequest(identifier: identifier, content: content, trigger: trigger)

@@ -7,15 +7,15 @@ import UNModel
 enum ActionShape {
   static let names = schema.names
 
-  static func decode(_ value: JSONValue, path: String) throws(RPCError) -> Action {
-    let p = try Params(value, path: path, allowed: names)
+  static func decode(_ value: JSONValue, path: String, stored: Bool = false) throws(RPCError) -> Action {
+    let p = try Params(value, path: path, allowed: names, stored: stored)
     var textInput: TextInput?
     if let t = try p.object("textInput", allowed: textInputSchema.names) {
       textInput = TextInput(
         buttonTitle: try t.string("buttonTitle") ?? "", placeholder: try t.string("placeholder") ?? "")
     }
     return Action(
-      identifier: try p.requiredString("identifier", nonEmpty: false),
+      identifier: try p.requiredIdentifier("identifier", nonEmpty: false),
       title: try p.requiredString("title", nonEmpty: false),
       options: try p.enumArray("options", ActionOption.self) ?? [], textInput: textInput)
   }
@@ -38,7 +38,9 @@ enum ActionShape {
 
   static let schema = DescribedSchema(
     [
-      "identifier": .of("string", ["minLength": .int(1)], "A non-empty, case-sensitive identifier."),
+      "identifier": .of(
+        "string", ["minLength": .int(1)],
+        "A non-empty identifier, compared as its exact UTF-8 (case and Unicode spelling count); U+0000 is refused."),
       "title": .of("string", "The button title."),
       "options": .array(
         .oneOf(ActionOption.allCases.map(\.rawValue)), unique: true,

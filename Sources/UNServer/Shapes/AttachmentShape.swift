@@ -6,13 +6,13 @@ import UNModel
 enum AttachmentShape {
   static let names = schema.names
 
-  static func decode(_ list: [JSONValue], path: String) throws(RPCError) -> [Attachment] {
+  static func decode(_ list: [JSONValue], path: String, stored: Bool = false) throws(RPCError) -> [Attachment] {
     var out: [Attachment] = []
     for (i, v) in list.enumerated() {
-      let a = try Params(v, path: "\(path)[\(i)]", allowed: names)
+      let a = try Params(v, path: "\(path)[\(i)]", allowed: names, stored: stored)
       out.append(
         Attachment(
-          identifier: try a.requiredString("identifier", nonEmpty: false), url: try a.requiredString("url"),
+          identifier: try a.requiredIdentifier("identifier", nonEmpty: false), url: try a.requiredString("url"),
           type: try a.string("type")))
     }
     return out

@@ -6,19 +6,20 @@ import UNModel
 enum CategoryShape {
   static let names = schema.names
 
-  static func decode(_ values: [JSONValue], path: String) throws(RPCError) -> [Category] {
+  /// `stored`: read back from the store (`Params.stored`).
+  static func decode(_ values: [JSONValue], path: String, stored: Bool = false) throws(RPCError) -> [Category] {
     var out: [Category] = []
     out.reserveCapacity(values.count)
     for (i, v) in values.enumerated() {
-      let p = try Params(v, path: "\(path)[\(i)]", allowed: names)
+      let p = try Params(v, path: "\(path)[\(i)]", allowed: names, stored: stored)
       var actions: [Action] = []
       for (j, a) in (try p.array("actions") ?? []).enumerated() {
-        actions.append(try ActionShape.decode(a, path: p.field("actions") + "[\(j)]"))
+        actions.append(try ActionShape.decode(a, path: p.field("actions") + "[\(j)]", stored: stored))
       }
       out.append(
         Category(
-          identifier: try p.requiredString("identifier", nonEmpty: false), actions: actions,
-          intentIdentifiers: try p.stringArray("intentIdentifiers") ?? [],
+          identifier: try p.requiredIdentifier("identifier", nonEmpty: false), actions: actions,
+          intentIdentifiers: try p.identifierArray("intentIdentifiers") ?? [],
           hiddenPreviewsBodyPlaceholder: try p.string("hiddenPreviewsBodyPlaceholder"),
           categorySummaryFormat: try p.string("categorySummaryFormat"),
           options: try p.enumArray("options", CategoryOption.self) ?? []))
@@ -50,7 +51,9 @@ enum CategoryShape {
 
   static let schema = DescribedSchema(
     [
-      "identifier": .of("string", ["minLength": .int(1)], "A non-empty, case-sensitive identifier."),
+      "identifier": .of(
+        "string", ["minLength": .int(1)],
+        "A non-empty identifier, compared as its exact UTF-8 (case and Unicode spelling count); U+0000 is refused."),
       "actions": .array(
         .ref("Action"), "The category's actions in display order (default []); at most maxActionsPerCategory (64)."),
       "intentIdentifiers": .array(.of("string"), "Default []."),

@@ -17,6 +17,9 @@ enum ContentShape {
     /// compiler lays out statically, so the per-request loops read it without a lazy
     /// initialization check.
     let schema: @Sendable () -> PropertySchema
+    /// A text that identifies something (a category, a thread): U+0000 is refused in it
+    /// (`Params.identifier`), where other texts keep it.
+    var identifier = false
     /// `name` as a `String`, for the tree and error paths.
     var key: String { name.description }
   }
@@ -70,10 +73,11 @@ enum ContentShape {
         .of(
           "string",
           #"The category whose actions are shown (default ""). An unregistered category is accepted with a warning."#)
-      }),
+      }, identifier: true),
     Field(
       name: "threadIdentifier", kind: .text({ $0.threadIdentifier }, { $0.threadIdentifier = $1 }),
-      schema: { .of("string", #"Groups delivered notifications (default "" = the app's own group)."#) }),
+      schema: { .of("string", #"Groups delivered notifications (default "" = the app's own group)."#) },
+      identifier: true),
     Field(
       name: "summaryArgument", kind: .text({ $0.summaryArgument }, { $0.summaryArgument = $1 }),
       schema: { .of("string", #"Named in the group summary ("... from Alice and me"); default ""."#) }),
@@ -88,7 +92,7 @@ enum ContentShape {
     Field(
       name: "targetContentIdentifier",
       kind: .optionalText({ $0.targetContentIdentifier }, { $0.targetContentIdentifier = $1 }),
-      schema: { .of("string", "Omitted in output when not set.") }),
+      schema: { .of("string", "Omitted in output when not set.") }, identifier: true),
     Field(
       name: "interruptionLevel", kind: .interruptionLevel, schema: { .ref("InterruptionLevel", "Default active.") }),
     Field(

@@ -40,7 +40,9 @@ enum NotificationShape {
   }
 
   static let schema = DescribedSchema([
-    "identifier": .of("string", ["minLength": .int(1)], "A non-empty, case-sensitive identifier."),
+    "identifier": .of(
+      "string", ["minLength": .int(1)],
+      "A non-empty identifier, compared as its exact UTF-8 (case and Unicode spelling count); U+0000 is refused."),
     "date": .ref("Date", "The trigger date (the scheduled fire date)."),
     "request": .ref("Request"),
     "actions": .array(

@@ -32,7 +32,9 @@ enum RequestShape {
   }
 
   static let schema = DescribedSchema([
-    "identifier": .of("string", ["minLength": .int(1)], "A non-empty, case-sensitive identifier."),
+    "identifier": .of(
+      "string", ["minLength": .int(1)],
+      "A non-empty identifier, compared as its exact UTF-8 (case and Unicode spelling count); U+0000 is refused."),
     "content": .ref("Content"),
     "trigger": .ref("Trigger"),
     "nextTriggerDate": .ref("Date", "Pending requests only: the next fire date."),

@@ -9,9 +9,11 @@ enum TriggerShape {
   static let timeIntervalNames = timeIntervalSchema.names
   static let calendarNames = calendarSchema.names
 
-  /// A trigger object, or nil for `null`/absent.  `push` is accepted only where a
-  /// stored request is read back (`allowsPush`); clients cannot send one.
-  static func decode(_ value: JSONValue?, allowsPush: Bool = false) throws(RPCError) -> Trigger? {
+  /// A trigger object, or nil for `null`/absent.  `stored`: a request read back from the
+  /// store, where `push` is accepted (clients cannot send one) and a zone an older
+  /// version kept with U+0000 is read as the zone it named (Foundation read the name up
+  /// to the NUL).
+  static func decode(_ value: JSONValue?, stored: Bool = false) throws(RPCError) -> Trigger? {
     guard let value, value != .null else { return nil }
     guard case .object = value else {
       throw RPCError.invalidParams(field: "trigger", "expected an object or null, got \(value.typeName)")
@@ -28,21 +30,22 @@ enum TriggerShape {
         throw ErrorMapping.rpcError(error)
       }
     case .string("calendar")?:
-      let p = try Params(value, path: "trigger", allowed: calendarNames)
+      let p = try Params(value, path: "trigger", allowed: calendarNames, stored: stored)
       guard let m = try p.object("dateMatching", allowed: CalendarTrigger.ranges.map(\.name)) else {
         throw RPCError.invalidParams(field: "trigger.dateMatching", "required")
       }
       let components = CalendarTrigger.Components(
         year: try m.int("year"), month: try m.int("month"), day: try m.int("day"), hour: try m.int("hour"),
         minute: try m.int("minute"), second: try m.int("second"), weekday: try m.int("weekday"))
-      let zone = try p.string("timeZone")
+      var zone = try p.identifier("timeZone")
+      if stored, let name = zone, let nul = name.utf8.firstIndex(of: 0) { zone = String(name[..<nul]) }
       let repeats = try p.bool("repeats") ?? false
       do {
         return .calendar(try CalendarTrigger(dateMatching: components, timeZone: zone, repeats: repeats))
       } catch {
         throw ErrorMapping.rpcError(error)
       }
-    case .string("push")? where allowsPush:
+    case .string("push")? where stored:
       return .push
     case .string(let other)?:
       throw RPCError.invalidParams(field: "trigger.type", "'\(other)' is not one of 'timeInterval', 'calendar'")
