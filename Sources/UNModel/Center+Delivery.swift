@@ -68,12 +68,21 @@ extension Center {
   }
 
   /// `advanceClock`: moves the manual clock forward, firing what falls due on the way.
+  /// The clock stays a date RFC 3339 can write: an advance past 9999 is refused.
   public func advanceClock(seconds: Double) throws(UNError) -> (now: Instant, fired: [String]) {
     guard clock.isManual else { throw .clockNotManual }
     guard seconds.isFinite, seconds >= 0, seconds <= TimeIntervalTrigger.maxSeconds else {
       throw .invalidParams(field: "seconds", problem: "must be a number in 0...\(Int(TimeIntervalTrigger.maxSeconds))")
     }
-    let target = clock.now.adding(milliseconds: Int64((seconds * 1000).rounded()))
+    let now = clock.now
+    let target = now.adding(milliseconds: Int64((seconds * 1000).rounded()))
+    guard target <= Instant.latestRFC3339 else {
+      let room = Double(Instant.latestRFC3339.milliseconds - now.milliseconds) / 1000
+      throw .invalidParams(
+        field: "seconds",
+        problem: "would move the clock past \(Instant.latestRFC3339), the last date RFC 3339 can write "
+          + "(now is \(now): at most \(room) seconds)")
+    }
     // Every repeating trigger fires at most once a minute (time intervals >= 60 s, and a
     // calendar trigger's finest period is a minute), which bounds the work in advance.
     var bound = 0
