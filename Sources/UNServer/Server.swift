@@ -92,10 +92,11 @@ public final class Server {
       router.route()
       router.watchers.cancel(of: client)
     }
-    // A long run of firings routes its effects as it goes (an advance over a year).
-    center.onEffectBacklog = { [outbox] in
-      router.route()
-      outbox.flushBacklog()
+    // A long run of firings routes its effects as it goes (an advance over a year).  Weak:
+    // the router holds the center.
+    center.onEffectBacklog = { [weak router, weak outbox] in
+      router?.route()
+      outbox?.flushBacklog()
     }
     commits?.onDurable = { [outbox] batch, clients in outbox.release(upTo: batch, of: clients) }
     commits?.onFailure = { [unowned self] error in self.storeFailed(error) }
