@@ -40,7 +40,16 @@ extension Center {
   @discardableResult
   public func fireDue(upTo limit: Instant, movingClock: Bool = false, late: Bool = false) -> [Firing] {
     var fired: [Firing] = []
+    fireDue(upTo: limit, movingClock: movingClock, late: late) { fired.append($0) }
+    return fired
+  }
+
+  /// The same, calling `each` with every firing as it happens rather than gathering them:
+  /// a long advance fires hundreds of thousands.  Between firings, once enough effects
+  /// wait, `onEffectBacklog` routes them.
+  func fireDue(upTo limit: Instant, movingClock: Bool, late: Bool, each: (Firing) -> Void) {
     while true {
+      if effects.count >= Self.effectBacklog, let drain = onEffectBacklog { drain() }
       let due = nextDue(upTo: limit)
       if let date = agenda.nextDate, date <= limit, due == nil || date <= due!.1.nextDate,
         let (at, item) = agenda.popDue(upTo: limit)
@@ -66,18 +75,38 @@ extension Center {
         emit(.fired, app: appId, identifier: entry.identifier)
       }
       deliver(app: appId, entry.request, date: entry.nextDate, late: late)
-      fired.append(Firing(app: appId, identifier: entry.identifier, date: entry.nextDate))
+      each(Firing(app: appId, identifier: entry.identifier, date: entry.nextDate))
     }
-    return fired
   }
 
+  /// What `advanceClock` did: the clock's new time, the identifiers of the first
+  /// `listedFirings` firings in firing order, and how many firings there were.
+  public struct Advance: Sendable {
+    public var now: Instant
+    public var fired: [String]
+    public var firedCount: Int
+  }
+
+  /// At most this many identifiers are listed: the answer to a year of a once-a-minute
+  /// trigger would otherwise list half a million.
+  public static let listedFirings = 1000
+
   /// `advanceClock`: moves the manual clock forward, firing what falls due on the way.
-  public func advanceClock(seconds: Double) throws(UNError) -> (now: Instant, fired: [String]) {
+  /// The clock stays a date RFC 3339 can write: an advance past 9999 is refused.
+  public func advanceClock(seconds: Double) throws(UNError) -> Advance {
     guard clock.isManual else { throw .clockNotManual }
     guard seconds.isFinite, seconds >= 0, seconds <= TimeIntervalTrigger.maxSeconds else {
       throw .invalidParams(field: "seconds", problem: "must be a number in 0...\(Int(TimeIntervalTrigger.maxSeconds))")
     }
-    let target = clock.now.adding(milliseconds: Int64((seconds * 1000).rounded()))
+    let now = clock.now
+    let target = now.adding(milliseconds: Int64((seconds * 1000).rounded()))
+    guard target <= Instant.latestRFC3339 else {
+      let room = Double(Instant.latestRFC3339.milliseconds - now.milliseconds) / 1000
+      throw .invalidParams(
+        field: "seconds",
+        problem: "would move the clock past \(Instant.latestRFC3339), the last date RFC 3339 can write "
+          + "(now is \(now): at most \(room) seconds)")
+    }
     // Every repeating trigger fires at most once a minute (time intervals >= 60 s, and a
     // calendar trigger's finest period is a minute), which bounds the work in advance.
     var bound = 0
@@ -90,9 +119,13 @@ extension Center {
         throw .limitExceeded(limit: "maxFiringsPerAdvance", value: configuration.maxFiringsPerAdvance)
       }
     }
-    let fired = fireDue(upTo: target, movingClock: true)
+    var advance = Advance(now: target, fired: [], firedCount: 0)
+    fireDue(upTo: target, movingClock: true, late: false) { firing in
+      if advance.firedCount < Self.listedFirings { advance.fired.append(firing.identifier) }
+      advance.firedCount += 1
+    }
     moveManualClock(to: target)
-    return (target, fired.map(\.identifier))
+    return advance
   }
 
   /// The one way the center moves its manual clock.  The time is durable state (a restart

@@ -54,6 +54,13 @@ public final class Center {
   var appSessions: [ExactKey: [SessionID]] = [:]
   /// What must reach connections, in order; the server moves each out as it executes it.
   public let effects = EffectQueue()
+  /// Called between two firings of a long run (`fireDue`) once `effectBacklog` effects
+  /// wait, so that the consumer routes them as they happen: an `advanceClock` over a
+  /// year of a once-a-minute trigger causes a million effects, which queued whole took
+  /// hundreds of megabytes.  The center is consistent when it is called, and the consumer
+  /// may call back into it (a connection it drops is detached).
+  public var onEffectBacklog: (() -> Void)?
+  public static let effectBacklog = 1024
   // The daemon-wide durable state: each field records its change itself.
   var deliverySequence: UInt64 = 0 {
     didSet { changes.global() }

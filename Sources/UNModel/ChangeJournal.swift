@@ -63,6 +63,13 @@ public struct ChangeSet {
 public final class ChangeJournal {
   public var isEnabled = false
   var set = ChangeSet()
+  /// The first event recorded since the last take: an event the history drops that is
+  /// numbered from here on was recorded in this batch, and is never written.
+  private var firstRecorded: UInt64?
+  /// Such events, still in `set.events` until the next compaction.
+  private var droppedEvents = Set<UInt64>()
+  /// `set.pending` is compacted when it reaches this many entries.
+  private var pendingCompactionMark = ChangeJournal.minimumCompaction
 
   /// Pending-request and event changes recorded since the last take: about how many rows
   /// the next commit writes.
@@ -85,10 +92,13 @@ public final class ChangeJournal {
     guard isEnabled else { return }
     if let sequence { set.pending.append(.removed(sequence)) }
     set.pending.append(.stored(PendingSnapshot(app: app, record: record)))
+    if set.pending.count >= pendingCompactionMark { compactPending() }
   }
   /// A pending request left; `sequence` numbers its stored row.
   func pendingRemoved(_ sequence: UInt64) {
-    if isEnabled { set.pending.append(.removed(sequence)) }
+    guard isEnabled else { return }
+    set.pending.append(.removed(sequence))
+    if set.pending.count >= pendingCompactionMark { compactPending() }
   }
   func delivered(_ app: String, _ id: String) {
     if isEnabled { set.delivered.insert(ChangeSet.Key(app: app, identifier: id)) }
@@ -96,7 +106,17 @@ public final class ChangeJournal {
   func queued(_ app: String) { if isEnabled { set.queued.insert(app) } }
   func event(_ event: Event, evicted: UInt64?) {
     guard isEnabled else { return }
-    if let evicted { set.forgottenEvents.append(ChangeSet.ForgottenEvent(app: event.app, sequence: evicted)) }
+    if let evicted {
+      if let first = firstRecorded, evicted >= first {
+        droppedEvents.insert(evicted)
+        if droppedEvents.count >= Self.minimumCompaction, droppedEvents.count * 2 >= set.events.count {
+          compactEvents()
+        }
+      } else {
+        set.forgottenEvents.append(ChangeSet.ForgottenEvent(app: event.app, sequence: evicted))
+      }
+    }
+    if firstRecorded == nil { firstRecorded = event.sequence }
     set.events.append(event)
   }
   /// Stored rows to remove at `reset`, found from what the center holds for the app (its
@@ -125,12 +145,24 @@ public final class ChangeJournal {
   }
 
   /// Forgets what was recorded (after a restore: the store already holds it).
-  func clear() { set = ChangeSet() }
+  func clear() {
+    set = ChangeSet()
+    firstRecorded = nil
+    droppedEvents.removeAll()
+    pendingCompactionMark = Self.minimumCompaction
+  }
 
   /// Nothing recorded since the last take.
   var isEmpty: Bool { self.set.isEmpty }
 
   func take() -> ChangeSet {
+    if !droppedEvents.isEmpty { compactEvents() }
+    // A batch that was compacted is a long one: its last stretch too.
+    if pendingCompactionMark > Self.minimumCompaction || set.pending.count >= Self.minimumCompaction {
+      compactPending()
+    }
+    firstRecorded = nil
+    pendingCompactionMark = Self.minimumCompaction
     var taken = ChangeSet()
     swap(&taken, &set)
     // The next batch is likely about the size of the recent ones: room for it up front,
@@ -142,6 +174,45 @@ public final class ChangeJournal {
       set.forgottenEvents.reserveCapacity(Self.room(taken.forgottenEvents.capacity))
     }
     return taken
+  }
+
+  // MARK: Compaction
+  // A batch is usually one loop iteration's changes, a few rows.  A long run of firings
+  // in one call (an `advanceClock` over a year of a once-a-minute trigger) is one batch
+  // too: recorded as it happened, it would hold every firing's events and every move of
+  // the request, about a million entries.  What the store ends up with is the state at
+  // the end, so a batch keeps only what still changes that: it stays as large as the
+  // history and the requests it touched, however many firings it covers.
+
+  /// Below this many entries a batch is never compacted (ordinary batches never are).
+  static let minimumCompaction = 4096
+
+  /// Removes the events that left the history in the batch they were recorded in: their
+  /// rows would be written only to be deleted.
+  private func compactEvents() {
+    set.events.removeAll { droppedEvents.contains($0.sequence) }
+    droppedEvents.removeAll(keepingCapacity: true)
+  }
+
+  /// Keeps, of the pending changes, the last one of each record and of each removed row
+  /// number, in their order.  The last change of a row decides what the store keeps: a
+  /// record's entries all read the live record when the batch is encoded (so only its
+  /// last one counts), and removing a row twice is removing it once.
+  private func compactPending() {
+    var records = Set<ObjectIdentifier>()
+    var removed = Set<UInt64>()
+    var kept: [PendingChange] = []
+    for change in set.pending.reversed() {
+      switch change {
+      case .stored(let snapshot):
+        if records.insert(ObjectIdentifier(snapshot.record)).inserted { kept.append(change) }
+      case .removed(let sequence):
+        if removed.insert(sequence).inserted { kept.append(change) }
+      }
+    }
+    set.pending = kept.reversed()
+    // Past the minimum even when little is left, so `take` sees that it compacted.
+    pendingCompactionMark = max(Self.minimumCompaction + 1, 2 * set.pending.count)
   }
 
   /// At most `maxRoom` entries are reserved: one burst does not make every later batch

@@ -16,6 +16,14 @@ public struct Instant: Hashable, Comparable, Sendable, CustomStringConvertible {
   }
 
   public var description: String { rfc3339 }
+
+  /// 0000-01-01T00:00:00.000Z and 9999-12-31T23:59:59.999Z: the dates RFC 3339 can write
+  /// (four-digit years), the range the daemon's clocks stay in.
+  public static let earliestRFC3339 = Instant(milliseconds: -62_167_219_200_000)
+  public static let latestRFC3339 = Instant(milliseconds: 253_402_300_799_999)
+
+  /// Whether RFC 3339 can write this date (its year is 0000-9999 in UTC).
+  public var isRFC3339: Bool { self >= Self.earliestRFC3339 && self <= Self.latestRFC3339 }
 }
 
 extension Instant {

@@ -28,11 +28,13 @@ final class CommitOrder {
   }
 
   /// Output that cannot go out yet is held where it is, at the front of `output`
-  /// (true); false when the connection's output may be written now.
+  /// (true); false when the connection's output may be written now, or when there is
+  /// nothing of it to hold: a draining connection owed nothing is then finished at once,
+  /// since no release would ever come for it.
   func hold(_ client: ClientConnection, callbacks: Bool) -> Bool {
     guard (holdsBehindCommits && submitted > durable) || !client.held.isEmpty else { return false }
     let end = client.output.count
-    guard end > client.held.end else { return true }
+    guard end > client.held.end else { return !client.held.isEmpty }
     if client.held.isEmpty { waiting.append(client) }
     client.held.hold(upTo: end, batch: submitted, callbacks: callbacks)
     return true

@@ -37,19 +37,29 @@ public struct LogLine: ~Copyable {
       append(byte: UInt8(ascii: ">"))
     }
     append(at.linePrefix)
+    assert(event.isEmpty || Self.isPlainName(event), "event names are plain words: \(event.debugDescription)")
     append(event)
   }
 
+  /// An event name or field name as the code writes them: printable ASCII, no space,
+  /// quote or `=` (checked in debug builds: names are literals, never client text).
+  static func isPlainName(_ name: String) -> Bool {
+    !name.isEmpty && name.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x3D }
+  }
+
   /// ` key=value`, the value quoted when it is empty or has spaces, quotes, `=` or
-  /// anything outside printable ASCII (`\"`, `\\` and `\n` escaped inside the quotes).
-  /// Keys are literals: they are copied as they are, with no check.
+  /// anything outside printable ASCII, with its control characters escaped inside the
+  /// quotes (`append(quotedBytes:)`): values come from clients.  Keys are literals: they
+  /// are copied as they are, with no check.
   public mutating func field(_ key: StaticString, _ value: String) {
     self.key(key)
     append(quoting: value)
   }
 
-  /// The same with a key known only at run time (the fields of `Log.emit`).
+  /// The same with a key known only at run time (the fields of `Log.emit`, an event's
+  /// field names): a name from the daemon's code, never from a client.
   public mutating func field(named key: String, _ value: String) {
+    assert(Self.isPlainName(key), "log field names are plain words: \(key.debugDescription)")
     append(byte: 0x20)
     append(key)
     append(byte: UInt8(ascii: "="))
@@ -172,20 +182,102 @@ public struct LogLine: ~Copyable {
     if Self.isPlain(at, n) { return }
     count = before
     let utf8 = Array(UnsafeBufferPointer(start: at, count: n))
+    utf8.withUnsafeBufferPointer { append(quotedBytes: $0) }
+  }
+
+  /// A value in quotes, written so that a line stays one line and a terminal shows it as
+  /// text: `"` and `\` get a backslash; newline, carriage return and tab are `\n`, `\r`,
+  /// `\t`; every other byte of a control character (C0, DEL, C1), of a Unicode line or
+  /// paragraph separator (U+2028, U+2029), of a bidirectional embedding, override or
+  /// isolate (U+202A-U+202E, U+2066-U+2069), or of no valid UTF-8 sequence is `\xNN`
+  /// (two lowercase hex digits, one escape per byte: U+0085 is `\xc2\x85`).  Other text,
+  /// ASCII or not, is copied as it is.  A client chooses its identifiers and texts, and
+  /// those reach the log: raw, a carriage return or a line separator would let one forge
+  /// a line, and an escape sequence would drive the terminal of whoever reads the log.
+  mutating func append(quotedBytes value: UnsafeBufferPointer<UInt8>) {
     append(byte: 0x22)
-    for byte in utf8 {
-      switch byte {
-      case 0x22, 0x5c:
-        append(byte: 0x5c)
+    var i = 0
+    while i < value.count {
+      let byte = value[i]
+      if byte >= 0x20 && byte < 0x7F {
+        if byte == 0x22 || byte == 0x5C { append(byte: 0x5C) }
         append(byte: byte)
-      case 0x0a:
-        append(byte: 0x5c)
-        append(byte: 0x6e)
-      default:
-        append(byte: byte)
+        i += 1
+        continue
       }
+      guard byte >= 0x80 else {
+        appendEscaped(control: byte)
+        i += 1
+        continue
+      }
+      let length = Self.utf8SequenceLength(value, at: i)
+      guard length > 0 else {
+        appendHexEscape(byte)
+        i += 1
+        continue
+      }
+      let unsafe = Self.isUnsafeSequence(value, at: i, length: length)
+      for k in i..<(i + length) {
+        if unsafe { appendHexEscape(value[k]) } else { append(byte: value[k]) }
+      }
+      i += length
     }
     append(byte: 0x22)
+  }
+
+  /// A C0 control or DEL.
+  private mutating func appendEscaped(control byte: UInt8) {
+    switch byte {
+    case 0x0A: append("\\n" as StaticString)
+    case 0x0D: append("\\r" as StaticString)
+    case 0x09: append("\\t" as StaticString)
+    default: appendHexEscape(byte)
+    }
+  }
+
+  /// `\xNN`.
+  private mutating func appendHexEscape(_ byte: UInt8) {
+    let digits: StaticString = "0123456789abcdef"
+    let at = reserve(4)
+    at[0] = 0x5C
+    at[1] = UInt8(ascii: "x")
+    at[2] = digits.utf8Start[Int(byte >> 4)]
+    at[3] = digits.utf8Start[Int(byte & 0x0F)]
+  }
+
+  /// The length of the well-formed UTF-8 sequence at `i` (2 to 4: its first byte is 0x80
+  /// or above), or 0 when the bytes there are not one (the Unicode standard's table of
+  /// well-formed sequences: no overlong forms, no surrogates, nothing above U+10FFFF).
+  static func utf8SequenceLength(_ p: UnsafeBufferPointer<UInt8>, at i: Int) -> Int {
+    let lead = p[i]
+    let length: Int
+    var low: UInt8 = 0x80
+    var high: UInt8 = 0xBF
+    switch lead {
+    case 0xC2...0xDF: length = 2
+    case 0xE0: (length, low) = (3, 0xA0)
+    case 0xE1...0xEC, 0xEE...0xEF: length = 3
+    case 0xED: (length, high) = (3, 0x9F)
+    case 0xF0: (length, low) = (4, 0x90)
+    case 0xF1...0xF3: length = 4
+    case 0xF4: (length, high) = (4, 0x8F)
+    default: return 0
+    }
+    guard i + length <= p.count, (low...high).contains(p[i + 1]) else { return 0 }
+    for k in (i + 2)..<(i + length) where !(0x80...0xBF).contains(p[k]) { return 0 }
+    return length
+  }
+
+  /// Whether the well-formed sequence at `i` is a C1 control (U+0080-U+009F), a line or
+  /// paragraph separator, or a bidirectional embedding, override or isolate.
+  static func isUnsafeSequence(_ p: UnsafeBufferPointer<UInt8>, at i: Int, length: Int) -> Bool {
+    switch (p[i], length) {
+    case (0xC2, 2): return p[i + 1] <= 0x9F
+    case (0xE2, 3):
+      return (p[i + 1] == 0x80 && (0xA8...0xAE).contains(p[i + 2]))
+        || (p[i + 1] == 0x81 && (0xA6...0xA9).contains(p[i + 2]))
+    default: return false
+    }
   }
 
   /// Whether a value is written without quotes: not empty, and no byte is a space or

@@ -106,6 +106,20 @@ final class Outbox {
     connections.finishIfDrained(client)
   }
 
+  /// In the middle of a long run of firings (`Center.onEffectBacklog`), after its effects
+  /// so far were routed: in memory, the output so far is written now, within the
+  /// outbound limits, rather than gathered for the whole run.  With `--state` it must
+  /// wait for the commit at the end of the run; a connection whose output already passed
+  /// the outbound hard limit could never be sent it within the limit, and is dropped
+  /// now instead of holding the rest of the run's output too.
+  func flushBacklog() {
+    guard order != nil else { return flushAll() }
+    for client in connections.dirty where client.output.count > configuration.outboundHardLimit {
+      guard client.condition != .closed else { continue }
+      disconnect(client, queued: client.output.count)
+    }
+  }
+
   /// A commit became durable: the output that waited for it goes out, connections with
   /// callbacks among it first.  Only the front of `output` that waited goes: the rest
   /// (later commits' output, this iteration's answers) must not overtake it.
@@ -195,13 +209,7 @@ final class Outbox {
   private func write(_ bytes: UnsafeRawBufferPointer, to client: ClientConnection) -> Bool {
     let waiting = client.stream.queuedWriteBytes + bytes.count
     if waiting > configuration.outboundHardLimit {
-      log.warn(
-        "client_disconnected",
-        [
-          "conn": "\(client.state.id)", "reason": "outboundHardLimit", "queued": "\(waiting)",
-          "limit": "\(configuration.outboundHardLimit)",
-        ])
-      connections.drop(client)
+      disconnect(client, queued: waiting)
       return false
     }
     client.stream.write(bytes)
@@ -210,5 +218,16 @@ final class Outbox {
       connections.pause(client)
     }
     return true
+  }
+
+  /// Over the outbound hard limit: what it is owed is discarded with it.
+  private func disconnect(_ client: ClientConnection, queued: Int) {
+    log.warn(
+      "client_disconnected",
+      [
+        "conn": "\(client.state.id)", "reason": "outboundHardLimit", "queued": "\(queued)",
+        "limit": "\(configuration.outboundHardLimit)",
+      ])
+    connections.drop(client)
   }
 }

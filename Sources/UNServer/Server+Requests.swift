@@ -78,6 +78,9 @@ extension Server {
     // The fast path's scheduleLocal, read into for each message of this read.
     var call = ScheduleLocalCall.empty
     client.framer.feed(bytes) { event in
+      // A request can end the connection (over the outbound limit during a long
+      // advance): the rest of what it sent is not handled.
+      guard client.condition.isLive else { return }
       // A request of this connection waits for its attachments: the rest waits behind it.
       if client.parked != nil { return client.parked!.backlog.append(ParkedEvent(event)) }
       switch event {

@@ -92,6 +92,12 @@ public final class Server {
       router.route()
       router.watchers.cancel(of: client)
     }
+    // A long run of firings routes its effects as it goes (an advance over a year).  Weak:
+    // the router holds the center.
+    center.onEffectBacklog = { [weak router, weak outbox] in
+      router?.route()
+      outbox?.flushBacklog()
+    }
     commits?.onDurable = { [outbox] batch, clients in outbox.release(upTo: batch, of: clients) }
     commits?.onWritability = { [unowned self] failure in self.writabilityChanged(failure) }
     dispatcher.attachments.start(loop: loop, order: commits?.order)

@@ -167,6 +167,12 @@ extension ServerConfiguration {
       guard let instant = Instant(rfc3339: start) else {
         throw UsageError(description: "--clock: '\(start)' is not an RFC 3339 date-time such as 2026-01-01T08:00:00Z")
       }
+      // An offset can move a year-0 or year-9999 date out of the four-digit years in UTC,
+      // which the daemon writes every date in.
+      guard instant.isRFC3339 else {
+        throw UsageError(
+          description: "--clock: '\(start)' is outside 0000-01-01T00:00:00Z...9999-12-31T23:59:59.999Z in UTC")
+      }
       return .manual(instant)
     }
     throw UsageError(description: "--clock: '\(text)' is not real, manual or manual=RFC3339")

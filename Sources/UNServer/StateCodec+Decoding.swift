@@ -174,7 +174,15 @@ extension StateCodec {
         foreground: p["foreground"]?.boolValue ?? false, background: p["background"]?.boolValue ?? false)
       s.pendingExtensionResponses[id] = (app, prepared, try instant(e["deadline"], "deadline"))
     }
-    if v["clock"] != nil { s.clock = try instant(v["clock"], "clock") }
+    if v["clock"] != nil {
+      let clock = try instant(v["clock"], "clock")
+      // The manual clock never leaves RFC 3339's years; one stored past them was not
+      // written by this daemon's rules.
+      guard clock.isRFC3339 else {
+        throw Corrupt(description: "clock: \(clock) is outside the years 0000-9999")
+      }
+      s.clock = clock
+    }
     // Absent in rows written before event numbers were kept.
     if v["eventSequence"] != nil { s.eventSequence = try uint(v["eventSequence"], "eventSequence") }
   }

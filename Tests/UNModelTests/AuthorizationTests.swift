@@ -101,7 +101,7 @@ final class AuthorizationTests: XCTestCase {
     _ = try center.schedule(app: "a", request("r", content(), interval(60, repeats: true)))
     _ = center.setAuthorization(app: "a", status: .denied, answer: nil)
     _ = center.takeEffects()
-    let (_, fired) = try center.advanceClock(seconds: 60)
+    let fired = try center.advanceClock(seconds: 60).fired
     XCTAssertEqual(fired, ["x", "r"])
     let effects = center.takeEffects()
     XCTAssertTrue(callbacks(effects).isEmpty)

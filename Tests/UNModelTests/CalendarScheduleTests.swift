@@ -25,7 +25,8 @@ final class CalendarScheduleTests: XCTestCase {
     center.attach(1, SessionInfo(role: .app, appId: "a"))
     _ = try center.schedule(app: "a", request("d", content(), try utcCalendar(.init(hour: 9), repeats: true)))
     _ = center.takeEffects()
-    let (now, fired) = try center.advanceClock(seconds: 3 * 86400)
+    let advance = try center.advanceClock(seconds: 3 * 86400)
+    let (now, fired) = (advance.now, advance.fired)
     XCTAssertEqual(fired, ["d", "d", "d"])
     XCTAssertEqual(now.rfc3339, "2026-01-04T08:00:00.000Z")
     XCTAssertEqual(clock.now, now)
@@ -45,7 +46,7 @@ final class CalendarScheduleTests: XCTestCase {
     let (center, _) = makeCenter()
     _ = try center.schedule(
       app: "a", request("o", content(), try utcCalendar(.init(month: 1, day: 2, hour: 7), repeats: false)))
-    let (_, fired) = try center.advanceClock(seconds: 3 * 86400)
+    let fired = try center.advanceClock(seconds: 3 * 86400).fired
     XCTAssertEqual(fired, ["o"])
     XCTAssertNil(center.app("a").pending["o"])
     XCTAssertEqual(center.app("a").delivered["o"]?.date.rfc3339, "2026-01-02T07:00:00.000Z")

@@ -7,7 +7,8 @@ final class DeliveryTests: XCTestCase {
     _ = try center.schedule(app: "b", request("late", content(), interval(3)))
     _ = try center.schedule(app: "a", request("early", content(), interval(1)))
     _ = try center.schedule(app: "a", request("never", content(), interval(100)))
-    let (now, fired) = try center.advanceClock(seconds: 5)
+    let advance = try center.advanceClock(seconds: 5)
+    let (now, fired) = (advance.now, advance.fired)
     XCTAssertEqual(fired, ["early", "late"])
     XCTAssertEqual(now.rfc3339, "2026-01-01T08:00:05.000Z")
     XCTAssertEqual(clock.now, now)
@@ -19,7 +20,7 @@ final class DeliveryTests: XCTestCase {
   func testRepeatingTriggerFiresOncePerSlotWithoutDrift() throws {
     let (center, _) = makeCenter()
     _ = try center.schedule(app: "a", request("tick", content(), interval(60, repeats: true)))
-    let (_, fired) = try center.advanceClock(seconds: 300)
+    let fired = try center.advanceClock(seconds: 300).fired
     XCTAssertEqual(fired, Array(repeating: "tick", count: 5))
     XCTAssertEqual(center.app("a").pending["tick"]?.nextDate.rfc3339, "2026-01-01T08:06:00.000Z")
     _ = try center.advanceClock(seconds: 59.999)

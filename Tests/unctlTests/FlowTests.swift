@@ -89,6 +89,19 @@ final class FlowTests: UnctlTestCase {
     XCTAssertTrue(delivered.stdout.contains("more: --after"), delivered.stdout)
   }
 
+  /// A long advance lists the first 1000 firings and says how many there were.
+  func testALongAdvanceListsTheFirstFiringsAndCountsTheRest() throws {
+    try run("schedule", "--app", "a", "--id", "t", "--in", "60", "--repeat")
+    let advanced = try run("advance", "\(1500 * 60)").json()
+    XCTAssertEqual(advanced["fired"]?.arrayValue?.count, 1000)
+    XCTAssertEqual(advanced["firedCount"]?.intValue, 1500)
+    XCTAssertEqual(advanced["truncated"]?.boolValue, true)
+    let human = try run("--human", "advance", "\(1200 * 60)")
+    XCTAssertEqual(human.status, 0, human.stderr)
+    XCTAssertTrue(human.stdout.contains("fired t, t, ") && human.stdout.hasSuffix(" and 200 more\n"), human.stdout)
+    XCTAssertTrue(try run("--human", "advance", "60").stdout.hasSuffix("fired t\n"))
+  }
+
   func testAppFromEnvironment() throws {
     let env = ["UNCENTER_APP": "envapp"]
     XCTAssertEqual(try run("schedule", "--id", "e1", "--in", "60", environment: env).status, 0)

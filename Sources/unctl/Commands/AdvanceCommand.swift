@@ -7,7 +7,8 @@ enum AdvanceCommand: Command {
     usage: unctl advance SECONDS
 
     Moves the daemon's manual clock forward (--clock manual), firing every trigger that
-    falls due, in date order.  Prints the new time and the identifiers fired.
+    falls due, in date order.  Prints the new time and the identifiers fired (the first
+    1000, and how many more).
     """
 
   static func run(_ arguments: [String], _ context: Context) throws -> Int32 {
@@ -19,8 +20,12 @@ enum AdvanceCommand: Command {
     context.output.result(result) {
       let fired = (result["fired"]?.arrayValue ?? []).map { Output.text($0) }
       context.output.line("now \(Output.text(result["now"]))")
+      // A long advance lists only its first firings; `firedCount` says how many there were.
+      let more = (result["firedCount"]?.intValue).map { $0 - fired.count } ?? 0
       context.output.line(
-        fired.isEmpty ? context.output.dim("fired nothing") : "fired " + fired.joined(separator: ", "))
+        fired.isEmpty
+          ? context.output.dim("fired nothing")
+          : "fired " + fired.joined(separator: ", ") + (more > 0 ? " and \(more) more" : ""))
     }
     return 0
   }

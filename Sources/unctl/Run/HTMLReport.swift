@@ -109,9 +109,10 @@ struct HTMLReport {
     let step = s.step
     if step["advance"] != nil {
       let fired = s.actual?["fired"]?.arrayValue?.compactMap(\.stringValue) ?? []
+      let more = (s.actual?["firedCount"]?.intValue).map { $0 - fired.count } ?? 0
       return "<p class=\"advance\">clock → \(Self.clockText(s.clock, full: true))"
         + (fired.isEmpty ? "" : " · fired " + fired.map { "<code>\(Self.esc($0))</code>" }.joined(separator: " "))
-        + "</p>"
+        + (more > 0 ? " and \(more) more" : "") + "</p>"
     }
     if let method = step["call"]?.stringValue {
       var html = ""
