@@ -61,10 +61,11 @@ for h in "${HARNESSES[@]}"; do
     requests)
       need_libs
       # The harness joins the UNServer module so it can use its internal Dispatcher.
-      # ReloadCheck.swift (the reload-equals-live check) is shared with the unit tests.
-      run "$SWIFTC" "${FLAGS[@]}" -D FUZZ_HARNESS -module-name UNServer -I "$LIB" -I Sources/CSQLite \
+      # ReloadCheck.swift (the reload-equals-live check) and Dispatcher+Copies.swift (a
+      # request with attachments answered in one call) are shared with the unit tests.
+      run "$SWIFTC" "${FLAGS[@]}" -D FUZZ_HARNESS -module-name UNServer -I "$LIB" -I Sources/CSQLite -I Sources/CFileIdentity \
         -I Sources/CLibUV -I Sources/CSystemd \
-        $(unserver_sources) Tests/UNServerTests/ReloadCheck.swift "Fuzz/$h/main.swift" \
+        $(unserver_sources) Tests/UNServerTests/ReloadCheck.swift Tests/UNServerTests/Dispatcher+Copies.swift "Fuzz/$h/main.swift" \
         -L "$LIB" -lJSONRPC -lUNDesktop -lUVLoop -lUNEndpoint -lUNModel -lUNStore -lsqlite3 -luv -o "$OUT/$h" ;;
     *) echo "unknown harness: $h" >&2; exit 2 ;;
   esac

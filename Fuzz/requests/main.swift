@@ -67,6 +67,8 @@ private func check(_ answer: Dispatcher.Answer?, for entry: Incoming.Entry) {
       fail("encoded result is not JSON: \(error)")
     }
     RPCEncoder.appendResult(id: i, encodedResult: bytes, to: &out)
+  case .copying:
+    fail("a request was left copying its attachments")
   case .scheduled(let i, let result):
     // Only the server's fast path answers so; written here as the outbox writes it.
     id = i
@@ -133,7 +135,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     case .batch(let list): entries = list
     }
     for entry in entries {
-      let answer = dispatcher.handle(entry, from: client)
+      // Attachments are copied before the answer (on this thread, as the process).
+      let answer = dispatcher.handleCopying(entry, from: client)
       check(answer, for: entry)
     }
     for effect in center.takeEffects() {

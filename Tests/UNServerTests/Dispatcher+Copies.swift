@@ -1,6 +1,10 @@
+// Also compiled into the fuzz harness `requests` (with ReloadCheck.swift, inside its
+// UNServer module, -D FUZZ_HARNESS).
 import JSONRPC
 
-@testable import UNServer
+#if !FUZZ_HARNESS
+  @testable import UNServer
+#endif
 
 extension Dispatcher {
   /// `handle`, with a request's attachments copied before it returns: a dispatcher
