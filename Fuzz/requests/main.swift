@@ -69,11 +69,11 @@ private func check(_ answer: Dispatcher.Answer?, for entry: Incoming.Entry) {
     RPCEncoder.appendResult(id: i, encodedResult: bytes, to: &out)
   case .copying:
     fail("a request was left copying its attachments")
-  case .scheduled(let i, let result):
+  case .written(let i, let result):
     // Only the server's fast path answers so; written here as the outbox writes it.
     id = i
     RPCEncoder.appendResult(id: i, to: &out) {
-      ScheduleLocal.write(result, into: &$0, dates: DateTextCache(), warnings: WarningsTextCache())
+      result.write(into: &$0, dates: DateTextCache(), warnings: WarningsTextCache())
     }
   }
   if id != expected { fail("answer id \(id) for entry with id \(String(describing: expected))") }

@@ -40,9 +40,9 @@ final class Dispatcher {
     case deferred(RequestID, WaitRequest)
     /// A result the method wrote as bytes.
     case encoded(RequestID, [UInt8])
-    /// A fast-path `scheduleLocal`'s result, written by the outbox straight into the
-    /// connection's output: no array of its own to fill, copy and free per request.
-    case scheduled(RequestID, ScheduleResult)
+    /// The result of a call the request reader decoded (`MethodTable.Fast`), written by
+    /// the outbox straight into the connection's output (`WireResult`).
+    case written(RequestID, MethodTable.Fast.FastResult)
     /// Answered (for a request with an id) once its attachments are copied; the
     /// connection's later messages wait until then (`Server+Attachments.swift`).  Boxed
     /// as `Reply.copy` is.
@@ -84,21 +84,22 @@ final class Dispatcher {
     }
   }
 
-  /// A `scheduleLocal` the fast path decoded: run as `ScheduleLocal.handle` would.  The
-  /// answer is for the caller to send only when the call has an id (a notification gets
-  /// none): not an optional, which the server destroyed through the generic value
-  /// witnesses (about 160 instructions a request).
-  func handle(_ fast: ScheduleLocalCall, from client: ClientState) -> Answer {
+  /// A call the request reader decoded (`MethodTable.Fast`): run as the method's `handle`
+  /// would.  The answer is for the caller to send only when the call has an id (a
+  /// notification gets none): not an optional, which the server destroyed through the
+  /// generic value witnesses (about 160 instructions a request).
+  func handle(_ fast: MethodTable.Fast.FastCall, from client: ClientState) -> Answer {
     metrics.requests += 1
-    let call = Call(params: nil, client: client, dispatcher: self, kind: ScheduleLocal.kind)
-    if let notWritable { return .error(fast.id ?? .null, notWritable.error) }
-    let result: ScheduleResult
+    let method = MethodTable.Fast.self
+    let call = Call(params: nil, client: client, dispatcher: self, kind: method.kind)
+    if method.kind == .change, let notWritable { return .error(fast.id ?? .null, notWritable.error) }
+    let result: MethodTable.Fast.FastResult
     do {
-      result = try ScheduleLocal.run(call, app: try call.app(named: fast.app), fast.request)
+      result = try method.run(fast: fast, call)
     } catch {
       return .error(fast.id ?? .null, error)
     }
-    return .scheduled(fast.id ?? .null, result)
+    return .written(fast.id ?? .null, result)
   }
 
   private func run(_ request: Request, from client: ClientState) throws(RPCError) -> Reply {

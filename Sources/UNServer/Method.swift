@@ -144,6 +144,11 @@ enum MethodTable {
     RegisterLocalizedStrings.self, GetLocalizedStrings.self, ReleaseApp.self,
   ]
 
+  /// The one method whose calls the request reader decodes straight from the bytes
+  /// (`FastMethod`, `RequestFastPath`): the server and the dispatcher reach it only by
+  /// this name.
+  typealias Fast = ScheduleLocal
+
   static let byName: [String: any Method.Type] = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })
 
   /// The method called `name`.  The busiest are compared before the name is hashed: a

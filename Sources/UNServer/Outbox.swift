@@ -15,7 +15,7 @@ final class Outbox {
   let log: Log
   /// With `--state`: which commit each iteration's output waits for.
   let order: CommitOrder?
-  /// The dispatcher's text caches, for the `scheduleLocal` results written here.
+  /// The dispatcher's text caches, for the results that write themselves here (`WireResult`).
   let dates: DateTextCache
   let warningTexts: WarningsTextCache
   /// Reused for encoding one message before framing it.
@@ -66,10 +66,8 @@ final class Outbox {
     case .result(let id, let value): RPCEncoder.appendResult(id: id, result: value, to: &buffer)
     case .error(let id, let error): RPCEncoder.appendError(id: id, error: error, to: &buffer)
     case .encoded(let id, let bytes): RPCEncoder.appendResult(id: id, encodedResult: bytes, to: &buffer)
-    case .scheduled(let id, let result):
-      RPCEncoder.appendResult(id: id, to: &buffer) {
-        ScheduleLocal.write(result, into: &$0, dates: dates, warnings: warningTexts)
-      }
+    case .written(let id, let result):
+      RPCEncoder.appendResult(id: id, to: &buffer) { result.write(into: &$0, dates: dates, warnings: warningTexts) }
     case .deferred, .copying: assertionFailure("a deferred answer is not encoded")
     }
   }

@@ -97,7 +97,7 @@ extension Server {
   /// Handles the messages read while the connection was parked, until the next one that
   /// parks it again; reading resumes when all are handled.
   private func replay(_ backlog: [ParkedEvent], for client: ClientConnection) {
-    var call = ScheduleLocalCall.empty
+    var call = MethodTable.Fast.emptyCall
     for (i, event) in backlog.enumerated() {
       if client.parked != nil {
         client.parked?.backlog.append(contentsOf: backlog[i...])

@@ -46,7 +46,7 @@ extension Server {
   /// The client closed its side: a last unterminated line is still a request to answer.
   func endOfStream(from client: ClientConnection) {
     guard client.condition.isLive else { return }
-    var call = ScheduleLocalCall.empty
+    var call = MethodTable.Fast.emptyCall
     client.framer.finish { event in
       if case .message(let message) = event { handleMessage(message, from: client, &call) }
     }
@@ -75,8 +75,8 @@ extension Server {
     readsThisIteration &+= 1
     if client.framing == nil { client.framing = Framer.detectFraming(bytes) }
     var earlyMark = Outbox.earlyFlushBytes
-    // The fast path's scheduleLocal, read into for each message of this read.
-    var call = ScheduleLocalCall.empty
+    // The fast method's call (`MethodTable.Fast`), read into for each message of this read.
+    var call = MethodTable.Fast.emptyCall
     client.framer.feed(bytes) { event in
       // A request can end the connection (over the outbound limit during a long
       // advance): the rest of what it sent is not handled.
@@ -107,9 +107,9 @@ extension Server {
     if fatal { connections.drain(client) }
   }
 
-  /// `call` is where the fast path reads a `scheduleLocal` (`RequestFastPath.read`).
+  /// `call` is where the fast path reads a call of `MethodTable.Fast` (`RequestFastPath.read`).
   func handleMessage(
-    _ message: UnsafeRawBufferPointer, from client: ClientConnection, _ call: inout ScheduleLocalCall
+    _ message: UnsafeRawBufferPointer, from client: ClientConnection, _ call: inout MethodTable.Fast.FastCall
   ) {
     switch RequestFastPath.read(message, maxDepth: configuration.maxNestingDepth, scheduleLocal: &call) {
     case .scheduleLocal:

@@ -2,7 +2,7 @@ import JSONRPC
 import UNModel
 
 /// `scheduleLocal`: adds or replaces a pending request (rule 2).
-enum ScheduleLocal: Method {
+enum ScheduleLocal: FastMethod {
   static let name = "scheduleLocal"
   static let kind = MethodKind.change
 
@@ -33,7 +33,7 @@ enum ScheduleLocal: Method {
     let result = try run(call, app: app, request)
     var o: [UInt8] = []
     o.reserveCapacity(160)
-    write(result, into: &o, dates: call.dates, warnings: call.warningTexts)
+    result.write(into: &o, dates: call.dates, warnings: call.warningTexts)
     return .bytes(o)
   }
 
@@ -57,8 +57,15 @@ enum ScheduleLocal: Method {
     try call.model { () throws(UNError) in try call.center.schedule(app: app, request) }
   }
 
+  static var emptyCall: ScheduleLocalCall { .empty }
+
+  /// A call the request reader decoded (`ScheduleLocalCall`): it never has attachments.
+  static func run(fast: ScheduleLocalCall, _ call: Call) throws(RPCError) -> ScheduleResult {
+    try run(call, app: try call.app(named: fast.app), fast.request)
+  }
+
   /// Appends the result as JSON bytes.  The fast path's answer is written by the outbox
-  /// straight into the connection's output (`Dispatcher.Answer.scheduled`).
+  /// straight into the connection's output (`WireResult`).
   static func write(
     _ r: ScheduleResult, into o: inout [UInt8], dates: DateTextCache, warnings: WarningsTextCache
   ) {
@@ -119,5 +126,11 @@ enum ScheduleLocal: Method {
       return true
     }
     return joined ?? false
+  }
+}
+
+extension ScheduleResult: WireResult {
+  func write(into o: inout [UInt8], dates: DateTextCache, warnings: WarningsTextCache) {
+    ScheduleLocal.write(self, into: &o, dates: dates, warnings: warnings)
   }
 }
