@@ -12,7 +12,7 @@ import UVLoop
 /// commit they depend on is durable, so an acknowledged call survives kill -9.
 ///
 /// When the disk refuses a commit (full, failing), the writer keeps what it could not
-/// write and this reports the state not writable (`onWritability`): the dispatcher refuses
+/// write and this reports the state not writable (`Runner.writabilityChanged`): the dispatcher refuses
 /// clients' changes, output no longer waits behind commits (reads, callbacks and pings go
 /// on; a connection's output still waits behind its own held output), and the writer is
 /// asked to try again every `retryMilliseconds` until it succeeds and the mode ends.
@@ -23,10 +23,9 @@ final class Commits {
   private let writer: StoreWriter
   private let wakeup: LoopWakeup
   private let center: Center
-  /// Writes the held output of a durable commit (`Outbox.release`).
-  var onDurable: (_ batch: UInt64, _ clients: [ClientConnection]) -> Void = { _, _ in }
-  /// The state stopped taking writes (the error), or takes them again (nil).
-  var onWritability: (StoreError?) -> Void = { _ in }
+  /// Told when a commit is durable (its held output goes out) and when the state stops
+  /// or starts again taking writes.
+  private let runner: Runner
   /// Why the state does not take writes now (nil: it does).
   private(set) var notWritable: StoreError?
   /// Changes handed to the writer and not durable yet, as of its last report.
@@ -39,8 +38,11 @@ final class Commits {
   private var runs: EventRuns
 
   /// Takes the store over: from here on only the writer thread uses it.
-  init(store: StateStore, runs: EventRuns, loop: EventLoop, center: Center, order: CommitOrder) throws {
+  init(
+    store: StateStore, runs: EventRuns, loop: EventLoop, center: Center, order: CommitOrder, runner: Runner
+  ) throws {
     self.order = order
+    self.runner = runner
     self.runs = runs
     self.center = center
     retryTimer = try LoopTimer(loop: loop)
@@ -61,7 +63,7 @@ final class Commits {
     wake = { [unowned self] in self.writerProgressed() }
   }
 
-  /// Reports the writer's first condition (once the callbacks are set).
+  /// Reports the writer's first condition (once the server is built).
   func start() { apply(writer.progress) }
 
   /// End of an iteration: what changed goes to the writer as the next commit.  Its rows
@@ -107,7 +109,7 @@ final class Commits {
     if let failure = progress.failure, notWritable == nil { enterNotWritable(failure) }
     let clients = order.advance(to: progress.durable)
     if !clients.isEmpty {
-      onDurable(progress.durable, clients)
+      runner.durable(upTo: progress.durable, of: clients)
       order.settle()
     }
     if progress.failure == nil, notWritable != nil { leaveNotWritable() }
@@ -122,14 +124,14 @@ final class Commits {
     try? retryTimer.start(afterMilliseconds: Self.retryMilliseconds, repeatMilliseconds: Self.retryMilliseconds) {
       writer.retry()
     }
-    onWritability(failure)
+    runner.writabilityChanged(failure)
   }
 
   private func leaveNotWritable() {
     notWritable = nil
     order.holdsBehindCommits = true
     retryTimer.stop()
-    onWritability(nil)
+    runner.writabilityChanged(nil)
   }
 
   /// Shutdown: commits what is left, waits for the writer to end, writes what waited.

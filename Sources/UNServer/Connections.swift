@@ -12,9 +12,10 @@ final class Connections {
   /// Connections with output queued this iteration, in the order they got it.
   private(set) var dirty: [ClientConnection] = []
   let metrics: Metrics
-  /// Called once when a connection stops being live (draining or dropped): detaches it
-  /// from the center, cancels its waits and routes what that caused.
-  var onDetach: (ClientConnection) -> Void = { _ in }
+  /// Told once when a connection stops being live (draining or dropped): it detaches it
+  /// from the center and cancels its waits (`Runner.detached`).  Weak: it holds the
+  /// outbox, which holds these connections.
+  weak var runner: Runner?
 
   init(metrics: Metrics) { self.metrics = metrics }
 
@@ -66,7 +67,7 @@ final class Connections {
     guard client.condition.isLive else { return }
     enter(.draining, client)
     client.stream.stopReading()
-    onDetach(client)
+    runner?.detached(client)
     markDirty(client)
   }
 
@@ -99,7 +100,7 @@ final class Connections {
     let wasLive = client.condition.isLive
     enter(.closed, client)
     forget(client)
-    if wasLive { onDetach(client) }
+    if wasLive { runner?.detached(client) }
     client.output.removeAll()
     client.held.removeAll()
     client.stream.close()

@@ -5,8 +5,8 @@ import UNModel
 /// The one place the center's effects are executed (DESIGN habit 14): each effect goes
 /// to the desktop bridge (one call, it picks what it shows), and a callback to its
 /// connection's output, an event to the log, watchers and waits.  Everything that can
-/// cause effects (a request, a timer, a disconnect, a desktop answer) calls `route()`
-/// afterwards.
+/// cause effects (a request, a timer, a disconnect, a desktop answer) runs through
+/// `Runner.run`, which calls `route()` afterwards.
 ///
 /// Loop-confined, owned by `Server`.
 final class EffectRouter {

@@ -15,8 +15,8 @@ final class PresentationTimers {
   let timeoutMilliseconds: UInt64
   private var timers: [String: LoopTimer] = [:]
   private var closed = false
-  /// Routes what an expiry caused.
-  var onExpired: () -> Void = {}
+  /// Runs the expiries (weak: it holds the router, which holds these timers).
+  weak var runner: Runner?
 
   init(loop: EventLoop, center: Center, log: Log, timeoutMilliseconds: UInt64) {
     self.loop = loop
@@ -33,8 +33,7 @@ final class PresentationTimers {
       loop.updateTime()
       try timer.start(afterMilliseconds: timeoutMilliseconds) { [unowned self] in
         self.timers.removeValue(forKey: id)?.close()
-        self.center.expirePresentation(id)
-        self.onExpired()
+        self.runner?.run { self.center.expirePresentation(id) }
       }
     } catch {
       log.error("timer_failed", ["error": "\(error)", "presentationId": id])

@@ -45,17 +45,14 @@ extension Server {
     while run.next < run.entries.count {
       let entry = run.entries[run.next]
       run.next += 1
-      switch dispatcher.handle(entry, from: client.state) {
+      switch runner.run({ dispatcher.handle(entry, from: client.state) }) {
       case nil: break
       // A batch is answered as one array, so a wait inside it cannot be left open:
       // it is answered at once with no event.
       case .deferred(let id, _)?: run.answers.append(.result(id, .object(["event": .null])))
-      case .copying(let id, let job)?:
-        router.route()
-        return park(client, id: id, job: job, batch: run)
+      case .copying(let id, let job)?: return park(client, id: id, job: job, batch: run)
       case let answer?: run.answers.append(answer)
       }
-      router.route()
     }
     if !run.answers.isEmpty { outbox.queueBatch(run.answers, to: client) }
   }
@@ -69,8 +66,13 @@ extension Server {
     let caller = client.state.peer.map {
       FileIdentity(uid: $0.uid, gid: $0.gid, groups: client.stream.peerGroups() ?? [])
     }
+    // Keeping the request once its copies are made is a center operation like any other.
+    let runner = self.runner
+    let kept = AttachmentJob(app: job.app, sources: job.sources) { urls throws(RPCError) in
+      try runner.run { () throws(RPCError) in try job.finish(urls) }
+    }
     dispatcher.attachments.copy(
-      job, caller: caller, isWanted: { client.condition != .closed },
+      kept, caller: caller, isWanted: { client.condition != .closed },
       done: { [unowned self] result in self.copied(result, for: client) })
   }
 
@@ -79,7 +81,6 @@ extension Server {
   private func copied(_ result: Result<Reply, RPCError>, for client: ClientConnection) {
     guard let parked = client.parked else { return }
     client.parked = nil
-    router.route()
     var answer: Dispatcher.Answer?
     switch result {
     case .success(let reply): answer = parked.id.map { dispatcher.answer(reply, id: $0) }

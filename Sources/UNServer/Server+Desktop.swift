@@ -49,8 +49,7 @@ extension Server {
     ]
     if let text = answer.userText { params.append(JSONMember("userText", .string(text))) }
     let request = Request(id: .number("0"), method: "respond", params: .object(params))
-    let outcome = dispatcher.handle(.request(request), from: user)
-    router.route()
+    let outcome = runner.run { dispatcher.handle(.request(request), from: user) }
     if case .error(_, let error)? = outcome {
       log.warn(
         "desktop_answer_refused",

@@ -113,8 +113,7 @@ extension Server {
   ) {
     switch RequestFastPath.read(message, maxDepth: configuration.maxNestingDepth, scheduleLocal: &call) {
     case .scheduleLocal:
-      let answer = dispatcher.handle(call, from: client.state)
-      router.route()
+      let answer = runner.run { dispatcher.handle(call, from: client.state) }
       if call.id != nil { outbox.queueAnswer(answer, to: client) }
       return
     case .request(let request):
@@ -137,8 +136,7 @@ extension Server {
   }
 
   private func handleSingle(_ entry: Incoming.Entry, from client: ClientConnection) {
-    let answer = dispatcher.handle(entry, from: client.state)
-    router.route()
+    let answer = runner.run { dispatcher.handle(entry, from: client.state) }
     guard let answer else { return }
     if case .deferred(let id, let wait) = answer {
       router.watchers.startWait(wait, id: id, for: client)

@@ -12,15 +12,17 @@ import UVLoop
 /// only other thread is the store's writer with `--state` (`Commits`).
 ///
 /// Its parts, one job each: `Connections` (the connections and their conditions),
-/// `Outbox` (what is written to them), `EffectRouter` (the center's effects, with
-/// `EventWatchers` and `PresentationTimers`), `TriggerTimer`, `Commits` and `Endpoint`.
-/// Reading requests is `Server+Requests.swift`.
+/// `Outbox` (what is written to them), `Runner` (the one way a center operation runs),
+/// `EffectRouter` (the center's effects, with `EventWatchers` and `PresentationTimers`),
+/// `TriggerTimer`, `Commits` and `Endpoint`.  Reading requests is `Server+Requests.swift`.
 public final class Server {
   let loop: EventLoop
   let dispatcher: Dispatcher
   let connections: Connections
   let outbox: Outbox
   let router: EffectRouter
+  /// Runs every center operation and routes its effects.
+  let runner: Runner
   let trigger: TriggerTimer
   /// With `--state`: commits off the loop, answers after their commit.
   let commits: Commits?
@@ -58,7 +60,6 @@ public final class Server {
     loop = try EventLoop()
     check = try LoopCheck(loop: loop)
     busyPoll = try BusyPoll(loop: loop, windowNanoseconds: UInt64(configuration.busyPollMicroseconds) * 1000)
-    trigger = try TriggerTimer(loop: loop, center: center, log: log, metrics: metrics)
     connections = Connections(metrics: metrics)
     let loaded = try Self.loadState(configuration, into: center, log: log)
     let store = loaded?.store
@@ -73,33 +74,14 @@ public final class Server {
       loop: loop, center: center, log: log, timeoutMilliseconds: configuration.presentationTimeoutMilliseconds)
     router = EffectRouter(
       center: center, connections: connections, outbox: outbox, watchers: watchers, presentations: presentations)
+    runner = Runner(dispatcher: dispatcher, router: router, outbox: outbox)
+    trigger = try TriggerTimer(loop: loop, runner: runner, log: log, metrics: metrics)
     if let loaded, let order {
-      commits = try Commits(store: loaded.store, runs: loaded.runs, loop: loop, center: center, order: order)
+      commits = try Commits(
+        store: loaded.store, runs: loaded.runs, loop: loop, center: center, order: order, runner: runner)
     } else {
       commits = nil
     }
-    wire()
-  }
-
-  /// Connects the parts' callbacks: who routes effects, what a detach does, what a
-  /// durable commit releases.
-  private func wire() {
-    let router = self.router
-    trigger.onFired = { router.route() }
-    router.presentations.onExpired = { router.route() }
-    connections.onDetach = { [center] client in
-      center.detach(client.state.id)
-      router.route()
-      router.watchers.cancel(of: client)
-    }
-    // A long run of firings routes its effects as it goes (an advance over a year).  Weak:
-    // the router holds the center.
-    center.onEffectBacklog = { [weak router, weak outbox] in
-      router?.route()
-      outbox?.flushBacklog()
-    }
-    commits?.onDurable = { [outbox] batch, clients in outbox.release(upTo: batch, of: clients) }
-    commits?.onWritability = { [unowned self] failure in self.writabilityChanged(failure) }
     dispatcher.attachments.start(loop: loop, order: commits?.order)
     commits?.start()
   }

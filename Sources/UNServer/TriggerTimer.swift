@@ -3,23 +3,24 @@ import UVLoop
 
 /// The one timer for the earliest pending trigger date (real clock only; the manual
 /// clock moves by `advanceClock`).  Re-armed at the end of every iteration; when it
-/// fires, the due requests fire and `onFired` routes what that caused.
+/// fires, the due requests fire through the `Runner`, which routes what that caused.
 ///
 /// Loop-confined, owned by `Server`.
 final class TriggerTimer {
   let loop: EventLoop
-  let center: Center
+  let runner: Runner
   let log: Log
   let metrics: Metrics
   private let timer: LoopTimer
   /// The trigger date the timer is armed for (real clock).
   private var armedDeadline: Instant?
   private var closed = false
-  var onFired: () -> Void = {}
 
-  init(loop: EventLoop, center: Center, log: Log, metrics: Metrics) throws {
+  var center: Center { runner.center }
+
+  init(loop: EventLoop, runner: Runner, log: Log, metrics: Metrics) throws {
     self.loop = loop
-    self.center = center
+    self.runner = runner
     self.log = log
     self.metrics = metrics
     timer = try LoopTimer(loop: loop)
@@ -47,12 +48,12 @@ final class TriggerTimer {
   private func fired() {
     armedDeadline = nil
     let now = center.clock.now
-    let fired = center.fireDue(upTo: now)
-    for firing in fired {
-      metrics.recordLateness(milliseconds: now.milliseconds - firing.date.milliseconds)
-      log.debug("fired", ["app": firing.app, "id": firing.identifier, "date": firing.date.rfc3339])
+    runner.run {
+      for firing in center.fireDue(upTo: now) {
+        metrics.recordLateness(milliseconds: now.milliseconds - firing.date.milliseconds)
+        log.debug("fired", ["app": firing.app, "id": firing.identifier, "date": firing.date.rfc3339])
+      }
     }
-    onFired()
   }
 
   func close() {

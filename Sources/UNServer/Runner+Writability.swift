@@ -12,8 +12,12 @@ extension Server {
   enum DaemonEvent: String, CaseIterable {
     case stateNotWritable, stateWritable
   }
+}
 
+extension Runner {
   func writabilityChanged(_ failure: StoreError?) {
+    let configuration = dispatcher.configuration
+    let log = dispatcher.log
     let directory = configuration.stateDirectory ?? ""
     let now = center.clock.now
     if let failure {
