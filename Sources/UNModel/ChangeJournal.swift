@@ -2,7 +2,10 @@
 /// request, not the app's whole schedule).
 /// Not `Sendable`: it holds live pending records (`PendingSnapshot`).
 /// Apps and identifiers are kept by their exact bytes (`ExactKey`).
-public struct ChangeSet {
+///
+/// The changes the journal recorded since its last take (`ChangeJournal.takeChanges`):
+/// the first value of a durable change's way to the store (see `ChangeJournal`).
+public struct RecordedChanges {
   public struct Key: Hashable, Sendable {
     public var app: String
     public var identifier: String
@@ -60,9 +63,16 @@ public struct ChangeSet {
 ///
 /// A class: the center and each of its apps share one journal.  Loop-confined, as the
 /// center is.
+///
+/// A durable change's way, in the order its types meet it: `ChangeJournal` records it
+/// as it happens; each iteration takes a `RecordedChanges`; the server turns that into
+/// `BatchRows` and encodes them into a `RowBuffer` (bytes only) for the store's writer
+/// thread (`Committer` on the loop, `StoreWriter` on its thread); the output reporting
+/// the change waits in its connection's `HeldOutput` until `OutputGate` knows the
+/// commit is durable.
 public final class ChangeJournal {
   public var isEnabled = false
-  var set = ChangeSet()
+  var set = RecordedChanges()
   /// The first event recorded since the last take: an event the history drops that is
   /// numbered from here on was recorded in this batch, and is never written.
   private var firstRecorded: UInt64?
@@ -101,7 +111,7 @@ public final class ChangeJournal {
     if set.pending.count >= pendingCompactionMark { compactPending() }
   }
   func delivered(_ app: String, _ id: String) {
-    if isEnabled { set.delivered.insert(ChangeSet.Key(app: app, identifier: id)) }
+    if isEnabled { set.delivered.insert(RecordedChanges.Key(app: app, identifier: id)) }
   }
   func queued(_ app: String) { if isEnabled { set.queued.insert(app) } }
   func event(_ event: Event, evicted: UInt64?) {
@@ -113,7 +123,7 @@ public final class ChangeJournal {
           compactEvents()
         }
       } else {
-        set.forgottenEvents.append(ChangeSet.ForgottenEvent(app: event.app, sequence: evicted))
+        set.forgottenEvents.append(RecordedChanges.ForgottenEvent(app: event.app, sequence: evicted))
       }
     }
     if firstRecorded == nil { firstRecorded = event.sequence }
@@ -146,7 +156,7 @@ public final class ChangeJournal {
 
   /// Forgets what was recorded (after a restore: the store already holds it).
   func clear() {
-    set = ChangeSet()
+    set = RecordedChanges()
     firstRecorded = nil
     droppedEvents.removeAll()
     pendingCompactionMark = Self.minimumCompaction
@@ -155,7 +165,7 @@ public final class ChangeJournal {
   /// Nothing recorded since the last take.
   var isEmpty: Bool { self.set.isEmpty }
 
-  func take() -> ChangeSet {
+  func take() -> RecordedChanges {
     if !droppedEvents.isEmpty { compactEvents() }
     // A batch that was compacted is a long one: its last stretch too.
     if pendingCompactionMark > Self.minimumCompaction || set.pending.count >= Self.minimumCompaction {
@@ -163,7 +173,7 @@ public final class ChangeJournal {
     }
     firstRecorded = nil
     pendingCompactionMark = Self.minimumCompaction
-    var taken = ChangeSet()
+    var taken = RecordedChanges()
     swap(&taken, &set)
     // The next batch is likely about the size of the recent ones: room for it up front,
     // as large as the arrays grew to, rather than the arrays growing (and copying) from
@@ -225,7 +235,7 @@ extension Center {
   /// The changes since the last call; the store commits them before answers go out.
   /// The manual clock and the event and addition numberings are compared here rather
   /// than marked: they move without any state type being set.
-  public func takeChanges() -> ChangeSet {
+  public func takeChanges() -> RecordedChanges {
     if changes.isEnabled {
       if clock.isManual, clock.now != committedClock {
         committedClock = clock.now
@@ -242,7 +252,7 @@ extension Center {
     }
     // An iteration that changed nothing keeps the journal as it is (and the room it
     // reserved for the next batch).
-    guard !changes.isEmpty else { return ChangeSet() }
+    guard !changes.isEmpty else { return RecordedChanges() }
     return changes.take()
   }
 

@@ -19,7 +19,7 @@ public struct PendingSnapshot {
   public var view: PendingView { PendingView(record: record) }
 }
 
-/// One change to an app's pending requests, in a `ChangeSet`.
+/// One change to an app's pending requests, in a `RecordedChanges`.
 public enum PendingChange {
   /// The request as it is now (added, replaced or moved to its next date).
   case stored(PendingSnapshot)

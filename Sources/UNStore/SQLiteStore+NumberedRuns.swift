@@ -5,14 +5,14 @@ import Foundation
 /// and an event row and pushes an old event out of the history, and a commit holds
 /// hundreds of them.  A run is written `rowsPerStatement` rows per statement, so the
 /// per-statement work (step, halt, reset) is paid once per chunk, and every row's app
-/// and value are bound from the commit's one buffer (`ChangeList.bytes`) without copies.
+/// and value are bound from the commit's one buffer (`RowBuffer.bytes`) without copies.
 /// Each numbered table has its own statements (`NumberedTable`).
 extension SQLiteStore {
   static let rowsPerStatement = 32
 
   /// Applies `list` in order; consecutive numbered puts, and consecutive numbered
   /// deletes of one table, go as runs.
-  func applyInRuns(_ list: ChangeList) throws(StoreError) {
+  func applyInRuns(_ list: RowBuffer) throws(StoreError) {
     var storeFailure: StoreError?
     // The last run's table: runs of one table follow one another.
     var current: (name: Range<Int>, table: NumberedTable)?
@@ -101,9 +101,9 @@ extension SQLiteStore {
   /// Up to `rowsPerStatement` puts: one statement when the chunk is full (the app bound
   /// once when all its rows are one app's), else one per row.
   private func putNumberedChunk(
-    _ table: NumberedTable, _ chunk: ArraySlice<ChangeList.Entry>, _ base: UnsafeRawPointer
+    _ table: NumberedTable, _ chunk: ArraySlice<RowBuffer.Entry>, _ base: UnsafeRawPointer
   ) -> Int32 {
-    func bind(_ stmt: OpaquePointer?, _ row: ChangeList.Entry, at first: Int32) {
+    func bind(_ stmt: OpaquePointer?, _ row: RowBuffer.Entry, at first: Int32) {
       sqlite3_bind_int64(stmt, first, Int64(bitPattern: row.number))
       text(stmt, first + 1, row.app, base)
       sqlite3_bind_blob(stmt, first + 2, base + row.value.lowerBound, Int32(row.value.count), nil)
@@ -143,7 +143,7 @@ extension SQLiteStore {
   }
 
   /// Up to `rowsPerStatement` deletes from one table.
-  private func deleteNumberedChunk(_ table: NumberedTable, _ chunk: ArraySlice<ChangeList.Entry>) -> Int32 {
+  private func deleteNumberedChunk(_ table: NumberedTable, _ chunk: ArraySlice<RowBuffer.Entry>) -> Int32 {
     let full = chunk.count == Self.rowsPerStatement
     let stmt = full ? table.deleteRows : table.deleteOne
     var k: Int32 = 1

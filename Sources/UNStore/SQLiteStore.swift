@@ -223,12 +223,12 @@ public final class SQLiteStore: StateStore {
   }
 
   public func commit(_ changes: [StoreChange]) throws(StoreError) {
-    var list = ChangeList()
+    var list = RowBuffer()
     for change in changes { list.append(change) }
     try commit(list)
   }
 
-  public func commit(_ list: ChangeList) throws(StoreError) {
+  public func commit(_ list: RowBuffer) throws(StoreError) {
     guard !list.isEmpty else { return }
     try step(begin, "BEGIN IMMEDIATE")
     do {
@@ -297,7 +297,7 @@ public final class SQLiteStore: StateStore {
         }
       }
     case .putNumbered, .deleteNumbered:
-      var one = ChangeList()  // a run of one
+      var one = RowBuffer()  // a run of one
       one.append(change)
       try applyInRuns(one)
     }

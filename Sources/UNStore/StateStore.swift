@@ -15,7 +15,7 @@ public protocol StateStore: AnyObject {
   /// Applies all changes in one transaction: all or nothing.
   func commit(_ changes: [StoreChange]) throws(StoreError)
   /// The same, from the writer's list (`StoreWriter`).
-  func commit(_ list: ChangeList) throws(StoreError)
+  func commit(_ list: RowBuffer) throws(StoreError)
   /// Work that may follow a commit and that no answer waits for: the commit is already
   /// durable (`StoreWriter` calls it after reporting the commit).
   func maintain()
@@ -31,7 +31,7 @@ extension StateStore {
   public func maintain() {}
   public func releaseReserve() -> Bool { false }
   public func restoreReserve() throws(StoreError) {}
-  public func commit(_ list: ChangeList) throws(StoreError) { try commit(list.changes) }
+  public func commit(_ list: RowBuffer) throws(StoreError) { try commit(list.changes) }
 }
 
 /// A row: which table, which app (empty for daemon-wide rows), which key, what bytes.
@@ -88,7 +88,7 @@ func sameUTF8(_ a: String, _ b: String) -> Bool {
 
 /// A numbered row's value in a `StoreChange`: bytes, or anything the store can write as
 /// bytes when it writes the row.  (The daemon's batches write their rows straight into
-/// a `ChangeList` on the loop instead.)
+/// a `RowBuffer` on the loop instead.)
 public protocol StoredValue: Sendable {
   /// Appends the row's bytes (called once, by the store, on the thread that writes).
   func write(into bytes: inout [UInt8])

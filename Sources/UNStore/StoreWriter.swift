@@ -34,7 +34,7 @@ public final class StoreWriter: Sendable {
     var closing = false
     /// Lists the writer has committed, emptied with their buffers kept, for the loop's
     /// next batches (`spareList`).
-    var spares: [ChangeList] = []
+    var spares: [RowBuffer] = []
   }
 
   /// Committed lists kept for reuse: enough for the batches in flight at once.
@@ -80,16 +80,16 @@ public final class StoreWriter: Sendable {
   /// A batch written into fresh buffers page-faulted on most of its bytes: the buffer
   /// freed after each commit went back to the system, and each new one came back as
   /// zeroed pages, ~12 % of the loop's time under `--state` load.
-  public func spareList() -> ChangeList? {
+  public func spareList() -> RowBuffer? {
     shared.withLock { $0.spares.popLast() }
   }
 
   /// Keeps a committed list for `spareList`, within `spareCount` and `spareBytesLimit`.
-  private func recycle(_ list: inout ChangeList) {
+  private func recycle(_ list: inout RowBuffer) {
     guard list.capacityBytes <= Self.spareBytesLimit else { return }
     list.removeAll()
     let spare = list
-    list = ChangeList()
+    list = RowBuffer()
     shared.withLock { shared in
       if shared.spares.count < Self.spareCount { shared.spares.append(spare) }
     }
@@ -113,7 +113,7 @@ public final class StoreWriter: Sendable {
 
   private func run(_ store: StateStore, notify: @Sendable () -> Void) {
     // Reused by every commit: its buffers keep their capacity.
-    var list = ChangeList()
+    var list = RowBuffer()
     // Batches of a failed commit, oldest first: they go ahead of every later batch.
     var unwritten: [Batch] = []
     while true {
@@ -193,7 +193,7 @@ public final class StoreWriter: Sendable {
   /// Commits `batches` in one transaction.  On success the lists are recycled and
   /// `batches` is emptied; on failure `batches` still holds every change (as one
   /// gathered list when there were several).
-  private func commit(_ batches: inout [Batch], store: StateStore, gathering list: inout ChangeList)
+  private func commit(_ batches: inout [Batch], store: StateStore, gathering list: inout RowBuffer)
     throws(StoreError)
   {
     if batches.count == 1, var only = batches[0].changes.changeList {
@@ -216,7 +216,7 @@ public final class StoreWriter: Sendable {
     } catch {
       // The gathered list stands for all of them from now on; the writer starts a new one.
       batches = [(batches[batches.count - 1].batch, list)]
-      list = ChangeList()
+      list = RowBuffer()
       throw error
     }
     var gathered = batches.compactMap(\.changes.changeList)
@@ -226,20 +226,20 @@ public final class StoreWriter: Sendable {
 }
 
 /// What one `submit` hands to the writer: changes that refer to nothing the submitting
-/// thread goes on using (the daemon hands over a `ChangeList`).
+/// thread goes on using (the daemon hands over a `RowBuffer`).
 public protocol StoreBatch: Sendable {
   /// Appends the batch's changes, in the order they apply.
-  func append(to changes: inout ChangeList)
-  /// The batch itself when it is a `ChangeList` (committed as it is), else nil.
-  var changeList: ChangeList? { get }
+  func append(to changes: inout RowBuffer)
+  /// The batch itself when it is a `RowBuffer` (committed as it is), else nil.
+  var changeList: RowBuffer? { get }
 }
 
 extension StoreBatch {
-  public var changeList: ChangeList? { nil }
+  public var changeList: RowBuffer? { nil }
 }
 
 extension Array: StoreBatch where Element == StoreChange {
-  public func append(to changes: inout ChangeList) {
+  public func append(to changes: inout RowBuffer) {
     for change in self { changes.append(change) }
   }
 }

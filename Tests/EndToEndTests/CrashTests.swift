@@ -102,7 +102,7 @@ final class CrashTests: EndToEndTestCase {
           continue
         }
         // The burst spans many commits, some handed over mid-iteration
-        // (`Commits.submitIfLarge`): the answers still come in request order.
+        // (`Committer.submitIfLarge`): the answers still come in request order.
         XCTAssertEqual(id, lastID + 1, "answers in request order")
         lastID = id
         acked.insert("r\(id)")

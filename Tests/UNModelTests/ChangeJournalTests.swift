@@ -12,7 +12,7 @@ final class ChangeJournalTests: XCTestCase {
     return center
   }
 
-  private func storedIdentifiers(_ changes: ChangeSet) -> [String] {
+  private func storedIdentifiers(_ changes: RecordedChanges) -> [String] {
     changes.pending.compactMap { change in
       if case .stored(let snapshot) = change { snapshot.view.identifier } else { nil }
     }

@@ -98,7 +98,7 @@ final class ExactKeyStoreTests: XCTestCase {
   /// A run of numbered rows copies its app's name once: the next row's app is the same
   /// name only if its bytes are.
   func testAChangeListKeepsEachAppsBytes() throws {
-    var list = ChangeList()
+    var list = RowBuffer()
     list.putNumbered(table: "pending", app: "com.caf\u{E9}", number: 1) { $0 += Array("a".utf8) }
     list.putNumbered(table: "pending", app: "com.cafe\u{301}", number: 2) { $0 += Array("b".utf8) }
     list.putNumbered(table: "pending", app: "com.victim\u{0}x", number: 3) { $0 += Array("c".utf8) }

@@ -75,14 +75,14 @@ final class StoreWriterTests: XCTestCase {
     XCTAssertNil(writer.spareList())
     let value = [UInt8](repeating: 7, count: 500)
     for batch in 1...(UInt64(StoreWriter.spareCount) + 2) {
-      var list = ChangeList()
+      var list = RowBuffer()
       for i in 0..<100 as Range<UInt64> {
         list.putNumbered(table: "t", app: "a", number: batch * 1000 + i) { $0.append(contentsOf: value) }
       }
       writer.submit(list, batch: batch)
       while writer.progress.durable < batch { usleep(100) }
     }
-    var spares: [ChangeList] = []
+    var spares: [RowBuffer] = []
     while let spare = writer.spareList() { spares.append(spare) }
     XCTAssertFalse(spares.isEmpty)
     XCTAssertLessThanOrEqual(spares.count, StoreWriter.spareCount)
@@ -91,7 +91,7 @@ final class StoreWriterTests: XCTestCase {
       XCTAssertGreaterThanOrEqual(spare.capacityBytes, 100 * 500)
     }
 
-    var huge = ChangeList()
+    var huge = RowBuffer()
     huge.putNumbered(table: "t", app: "a", number: 1) {
       $0.append(contentsOf: [UInt8](repeating: 1, count: StoreWriter.spareBytesLimit + 1))
     }

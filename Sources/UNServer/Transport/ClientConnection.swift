@@ -4,7 +4,7 @@ import UVLoop
 /// One accepted connection: its socket, framer, session state, its condition, and the
 /// bytes waiting to be written.  Output is gathered during a loop iteration and written
 /// once, in the check phase (one write per connection per iteration); with `--state`,
-/// output whose changes are not yet committed waits in `held` (see `CommitOrder`).
+/// output whose changes are not yet committed waits in `held` (see `OutputGate`).
 ///
 /// Its condition changes only in `Connections` (one function per transition).
 /// Owned by the server on the loop thread; never shared.
@@ -18,7 +18,7 @@ final class ClientConnection {
   /// earlier iterations that waits for its commit (`held` says where each part ends),
   /// then this iteration's.
   var output: [UInt8] = []
-  /// Which front parts of `output` wait for which commit (see `CommitOrder`).
+  /// Which front parts of `output` wait for which commit (see `OutputGate`).
   var held = HeldOutput()
   /// Set by `Connections` only.
   fileprivate(set) var condition: Condition = .reading

@@ -3,14 +3,17 @@ import UNStore
 
 /// One batch's changes as the loop takes them from the center: the keyed rows already
 /// encoded, and the pending requests and events as recorded.  `append(to:)` encodes the
-/// rest into the `ChangeList` that goes to the store's writer thread, on the loop, when
-/// the batch is submitted (`Commits.submit`): the pending records are the live ones,
+/// rest into the `RowBuffer` that goes to the store's writer thread, on the loop, when
+/// the batch is submitted (`Committer.submit`): the pending records are the live ones,
 /// read as they are at that moment (`ChangeJournal.pending`).
-struct ChangedRows {
+///
+/// Between `RecordedChanges` (the model's values, in `UNModel`) and `RowBuffer` (plain
+/// bytes for the writer thread): the server's step, which knows the stored form.
+struct BatchRows {
   var keyed: [StoreChange]
   var pending: [PendingChange]
   var events: [Event]
-  var forgottenEvents: [ChangeSet.ForgottenEvent]
+  var forgottenEvents: [RecordedChanges.ForgottenEvent]
   /// Apps wiped by `reset` in this batch, sorted: their stored event runs go.
   var resets: [String]
 
@@ -20,7 +23,7 @@ struct ChangedRows {
 
   /// Each row is written straight into the list's buffer.  The changes are read in place,
   /// not copied out of their arrays.
-  func append(to out: inout ChangeList, runs: inout EventRuns) {
+  func append(to out: inout RowBuffer, runs: inout EventRuns) {
     for change in keyed { out.append(change) }
     // Pending rows are numbered by their addition sequence; their changes apply in the
     // order they happened (a row written and then removed in the same batch is gone).
@@ -57,7 +60,7 @@ struct ChangedRows {
 
   /// Writes `events[indices]` (oldest first) as one run row per app, but those in `skip`.
   static func appendRuns(
-    _ events: UnsafePointer<Event>, _ indices: Range<Int>, skipping skip: Set<UInt64>, to out: inout ChangeList,
+    _ events: UnsafePointer<Event>, _ indices: Range<Int>, skipping skip: Set<UInt64>, to out: inout RowBuffer,
     runs: inout EventRuns
   ) {
     guard let start = indices.first else { return }
@@ -84,7 +87,7 @@ struct ChangedRows {
 
   private static func appendRun(
     _ events: UnsafePointer<Event>, _ indices: some Collection<Int>, app: String, skipping skip: Set<UInt64>,
-    to out: inout ChangeList, runs: inout EventRuns
+    to out: inout RowBuffer, runs: inout EventRuns
   ) {
     let kept = skip.isEmpty ? Array(indices) : indices.filter { !skip.contains(events[$0].sequence) }
     guard let first = kept.first else { return }
@@ -102,7 +105,7 @@ struct ChangedRows {
     runs.added(app: app, number: number, live: kept.count)
   }
 
-  private static func append(_ change: borrowing PendingChange, to out: inout ChangeList) {
+  private static func append(_ change: borrowing PendingChange, to out: inout RowBuffer) {
     switch change {
     case .stored(let snapshot):
       out.putNumbered(table: Persistence.Table.pending, app: snapshot.app, number: snapshot.addedSequence) {

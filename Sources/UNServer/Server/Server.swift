@@ -9,12 +9,12 @@ import UVLoop
 /// The daemon: one libuv loop serving the socket, the center, and the timer for the
 /// earliest trigger.  Everything here runs on the loop's thread, which owns all state
 /// (as Redis's single `server` struct): no locks, no data races by construction.  The
-/// only other thread is the store's writer with `--state` (`Commits`).
+/// only other thread is the store's writer with `--state` (`Committer`).
 ///
 /// Its parts, one job each: `Connections` (the connections and their conditions),
 /// `Outbox` (what is written to them), `Runner` (the one way a center operation runs),
 /// `EffectRouter` (the center's effects, with `EventWatchers` and `PresentationTimers`),
-/// `TriggerTimer`, `Commits` and `Endpoint`.  Reading requests is `Server+Requests.swift`.
+/// `TriggerTimer`, `Committer` and `Endpoint`.  Reading requests is `Server+Requests.swift`.
 public final class Server {
   let loop: EventLoop
   let dispatcher: Dispatcher
@@ -25,7 +25,7 @@ public final class Server {
   let runner: Runner
   let trigger: TriggerTimer
   /// With `--state`: commits off the loop, answers after their commit.
-  let commits: Commits?
+  let commits: Committer?
   let endpoint: Endpoint
   /// The end of every loop iteration (`endOfIteration`).
   let check: LoopCheck
@@ -63,7 +63,7 @@ public final class Server {
     connections = Connections(metrics: metrics)
     let loaded = try Self.loadState(configuration, into: center, log: log)
     let store = loaded?.store
-    let order = store.map { _ in CommitOrder() }
+    let order = store.map { _ in OutputGate() }
     outbox = Outbox(
       connections: connections, configuration: configuration, log: log, order: order, dates: dispatcher.dates,
       warningTexts: dispatcher.warningTexts)
@@ -77,7 +77,7 @@ public final class Server {
     runner = Runner(dispatcher: dispatcher, router: router, outbox: outbox)
     trigger = try TriggerTimer(loop: loop, runner: runner, log: log, metrics: metrics)
     if let loaded, let order {
-      commits = try Commits(
+      commits = try Committer(
         store: loaded.store, runs: loaded.runs, loop: loop, center: center, order: order, runner: runner)
     } else {
       commits = nil

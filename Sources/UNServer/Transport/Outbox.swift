@@ -6,7 +6,7 @@ import UVLoop
 /// connection's output during the iteration, and written once per connection at its
 /// end (connections with callbacks first, so a callback goes out before the answer of
 /// the call that caused it), within the outbound limits.  With `--state`, output waits
-/// for the commit of the changes it reports (`CommitOrder`).
+/// for the commit of the changes it reports (`OutputGate`).
 ///
 /// Loop-confined, owned by `Server`.
 final class Outbox {
@@ -14,7 +14,7 @@ final class Outbox {
   let configuration: ServerConfiguration
   let log: Log
   /// With `--state`: which commit each iteration's output waits for.
-  let order: CommitOrder?
+  let order: OutputGate?
   /// The dispatcher's text caches, for the results that write themselves here (`WireResult`).
   let dates: DateTextCache
   let warningTexts: WarningsTextCache
@@ -24,7 +24,7 @@ final class Outbox {
   private var flushing: [ClientConnection] = []
 
   init(
-    connections: Connections, configuration: ServerConfiguration, log: Log, order: CommitOrder?,
+    connections: Connections, configuration: ServerConfiguration, log: Log, order: OutputGate?,
     dates: DateTextCache, warningTexts: WarningsTextCache
   ) {
     self.connections = connections

@@ -22,11 +22,11 @@ final class Persistence {
     static let eventRuns = "eventruns"
   }
 
-  /// Where the stored event history is; the running daemon's `Commits` takes it over.
+  /// Where the stored event history is; the running daemon's `Committer` takes it over.
   private(set) var runs = EventRuns()
   /// Rows the start-up commit changes besides the center's: event runs none of whose
   /// events is kept, and the event rows of schema version 4 and earlier, rewritten as runs.
-  private var startup = ChangeList()
+  private var startup = RowBuffer()
 
   init(store: StateStore) { self.store = store }
 
@@ -134,25 +134,25 @@ final class Persistence {
       let kept = center.history.events(of: app).filter { fromRows.contains($0.sequence) }
       kept.withUnsafeBufferPointer { buffer in
         guard let base = buffer.baseAddress else { return }
-        ChangedRows.appendRuns(base, buffer.indices, skipping: [], to: &startup, runs: &runs)
+        BatchRows.appendRuns(base, buffer.indices, skipping: [], to: &startup, runs: &runs)
       }
     }
   }
 
   /// Writes what changed since the last commit, in one transaction, on this thread
-  /// (start-up, and tests; the running daemon commits through `Commits`).
+  /// (start-up, and tests; the running daemon commits through `Committer`).
   func commit(_ center: Center) throws {
     var changes = startup
-    startup = ChangeList()
+    startup = RowBuffer()
     Self.takeChanges(from: center)?.append(to: &changes, runs: &runs)
     try store.commit(changes)
   }
 
   /// What changed since the last call, nil when nothing did.  The rare rows (apps,
   /// globals, ...) are read from the center and encoded here; pending requests and
-  /// events, a row or two per request, are encoded by `ChangedRows.append(to:)` when the
+  /// events, a row or two per request, are encoded by `BatchRows.append(to:)` when the
   /// batch is submitted.  Both on the loop thread.
-  static func takeChanges(from center: Center) -> ChangedRows? {
+  static func takeChanges(from center: Center) -> BatchRows? {
     let changes = center.takeChanges()
     guard !changes.isEmpty else { return nil }
     var out: [StoreChange] = []
@@ -192,7 +192,7 @@ final class Persistence {
       out.append(
         .put(StoredRow(table: Table.globals, app: "", key: "", value: StateCodec.globalsRow(center.snapshotGlobals()))))
     }
-    return ChangedRows(
+    return BatchRows(
       keyed: out, pending: changes.pending, events: changes.events, forgottenEvents: changes.forgottenEvents,
       resets: resets)
   }

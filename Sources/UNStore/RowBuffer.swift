@@ -9,7 +9,10 @@
 /// list of its own, reused from commit to commit (`removeAll` keeps the capacity).  Only
 /// bytes and values cross between the threads: nothing in a list refers to memory the
 /// loop goes on using.
-public struct ChangeList: StoreBatch {
+///
+/// The last form of a durable change before the store: made from `BatchRows` on the
+/// loop, committed by `StoreWriter` (after `ChangeJournal` and `RecordedChanges`).
+public struct RowBuffer: StoreBatch {
   /// One change, in commit order.  Trivial (no references), so the list copies and frees
   /// without reference counting.
   struct Entry {
@@ -107,13 +110,13 @@ public struct ChangeList: StoreBatch {
 
   /// Appends `other`'s changes after this list's (`StoreBatch`): its bytes in one copy,
   /// its entries moved by where those bytes land.
-  public func append(to list: inout ChangeList) {
+  public func append(to list: inout RowBuffer) {
     list.append(contentsOf: self)
   }
 
-  public var changeList: ChangeList? { self }
+  public var changeList: RowBuffer? { self }
 
-  public mutating func append(contentsOf other: ChangeList) {
+  public mutating func append(contentsOf other: RowBuffer) {
     let shift = bytes.count
     let keyedShift = UInt64(keyed.count)
     bytes.append(contentsOf: other.bytes)

@@ -120,7 +120,7 @@ extension StateCodec {
     return o
   }
 
-  /// From a `PendingSnapshot` (`ChangedRows`), on the loop thread.
+  /// From a `PendingSnapshot` (`BatchRows`), on the loop thread.
   static func pendingRow(_ v: PendingView, into o: inout [UInt8]) {
     guard v.hasOnlyCommonContent, case .timeInterval(let t)? = v.trigger else { return pendingRow(v.entry, into: &o) }
     if plainPendingRow(v, t, &o) { return }

@@ -13,7 +13,7 @@ import UNModel
 /// events that left: a restart reads them and the history's bound drops them again,
 /// since a run keeps events that left only while the app's history is full.
 ///
-/// Loop-confined: updated where the batches are encoded (`ChangedRows`).
+/// Loop-confined: updated where the batches are encoded (`BatchRows`).
 struct EventRuns {
   struct Run: Equatable {
     /// The row's number: `StateCodec.eventNumberBase` + the run's first event.

@@ -8,7 +8,7 @@ import UVLoop
 /// and handed to the store's writer thread (`StoreWriter`), which commits everything
 /// handed over since its previous commit in one transaction (group commit) and wakes the
 /// loop (`LoopWakeup`).  Meanwhile the loop goes on reading, parsing and handling
-/// requests; their answers and callbacks are held (`CommitOrder`) and written when the
+/// requests; their answers and callbacks are held (`OutputGate`) and written when the
 /// commit they depend on is durable, so an acknowledged call survives kill -9.
 ///
 /// When the disk refuses a commit (full, failing), the writer keeps what it could not
@@ -18,8 +18,12 @@ import UVLoop
 /// asked to try again every `retryMilliseconds` until it succeeds and the mode ends.
 ///
 /// Loop-confined, owned by `Server`.
-final class Commits {
-  let order: CommitOrder
+///
+/// The loop's side of committing: it takes `RecordedChanges` as `BatchRows`, hands
+/// them as a `RowBuffer` to `StoreWriter`, numbers the commits for `OutputGate`, and
+/// tells the `Runner` when one is durable.
+final class Committer {
+  let order: OutputGate
   private let writer: StoreWriter
   private let wakeup: LoopWakeup
   private let center: Center
@@ -39,7 +43,7 @@ final class Commits {
 
   /// Takes the store over: from here on only the writer thread uses it.
   init(
-    store: StateStore, runs: EventRuns, loop: EventLoop, center: Center, order: CommitOrder, runner: Runner
+    store: StateStore, runs: EventRuns, loop: EventLoop, center: Center, order: OutputGate, runner: Runner
   ) throws {
     self.order = order
     self.runner = runner
@@ -75,7 +79,7 @@ final class Commits {
   /// more than the rows cost to encode (~0.2 µs).
   func submit() {
     guard let changes = Persistence.takeChanges(from: center) else { return }
-    var list = writer.spareList() ?? ChangeList(rows: changes.rowCount, rowBytes: Self.typicalRowBytes)
+    var list = writer.spareList() ?? RowBuffer(rows: changes.rowCount, rowBytes: Self.typicalRowBytes)
     changes.append(to: &list, runs: &runs)
     writer.submit(list, batch: order.next())
   }

@@ -6,15 +6,18 @@
 /// even if the state it reports is already durable, so a later answer never overtakes an
 /// earlier one.
 ///
-/// Loop-confined, owned by `Commits` and read by `Outbox`.
-final class CommitOrder {
+/// Loop-confined, owned by `Committer` and read by `Outbox`.
+///
+/// It decides what waits and when it goes; the bytes that wait stay in each
+/// connection's `HeldOutput`.  The commits it counts are `Committer`'s.
+final class OutputGate {
   /// The last commit handed to the writer (0: none yet).
   private(set) var submitted: UInt64 = 0
   /// The last commit known durable.
   private(set) var durable: UInt64 = 0
   /// Connections with held output, in the order their output was first held.
   private var waiting: [ClientConnection] = []
-  /// False while the state is not writable (`Commits`): output then waits only behind
+  /// False while the state is not writable (`Committer`): output then waits only behind
   /// its connection's own held output, not for commits that may not come soon.
   var holdsBehindCommits = true
 

@@ -7,7 +7,7 @@ import UNModel
 /// effects the operation caused (`EffectRouter`: callbacks to connections, events to
 /// watchers and the log, the desktop).  The durable changes it made are recorded by the
 /// center as they happen (`ChangeJournal`) and handed to the store once per iteration
-/// (`Commits.submit`); what the store reports back (a durable commit, the state's
+/// (`Committer.submit`); what the store reports back (a durable commit, the state's
 /// writability) comes here too.
 ///
 /// The parts that report a cause hold this one object (weakly where it holds them)

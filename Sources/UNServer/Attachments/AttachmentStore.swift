@@ -26,7 +26,7 @@ final class AttachmentStore {
   var timer: LoopTimer?
   private var loop: EventLoop?
   /// With `--state`: commit numbers, to remove only what is durably unreferenced.
-  var order: CommitOrder?
+  var order: OutputGate?
   /// Set at shutdown: no more work is taken.
   private(set) var closed = false
   /// The work of a store without a loop, done at once.
@@ -121,7 +121,7 @@ final class AttachmentStore {
   /// From now on the work runs on the copier's thread (started with the first task) and
   /// outcomes come back on `loop`; with `order` (`--state`) unreferenced copies wait for
   /// their change to be durable.
-  func start(loop: EventLoop, order: CommitOrder?) {
+  func start(loop: EventLoop, order: OutputGate?) {
     self.loop = loop
     self.order = order
   }

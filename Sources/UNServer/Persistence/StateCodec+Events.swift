@@ -28,7 +28,7 @@ extension StateCodec {
     withUnsafePointer(to: e) { eventRow(at: $0, into: &o) }
   }
 
-  /// On the event where the batch holds it (`ChangedRows`): not copied, which would
+  /// On the event where the batch holds it (`BatchRows`): not copied, which would
   /// retain and release its strings.
   static func eventRow(at e: UnsafePointer<Event>, into o: inout [UInt8]) {
     if let fields = e.pointee.identifierFields,

@@ -5,7 +5,7 @@ import UNStore
 /// The state directory stops taking writes (a full or failing disk) and takes them again:
 /// one log line and one event for each change of condition, never one per request.
 /// While it lasts, clients' changes are refused with -32010 (`Dispatcher.notWritable`)
-/// and everything else goes on; `Commits` retries the writes and reports the end.
+/// and everything else goes on; `Committer` retries the writes and reports the end.
 extension Server {
   /// The daemon's own events (no app, not in the history), beside the center's
   /// `Event.Kind`s.

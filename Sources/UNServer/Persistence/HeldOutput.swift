@@ -6,7 +6,10 @@
 /// holding them in separate per-iteration arrays cost a fresh output array per hold and,
 /// on release, a new array gathering the parts (~200 instructions per `scheduleLocal`).
 ///
-/// A value in `ClientConnection`, changed by `CommitOrder` and `Outbox` on the loop.
+/// A value in `ClientConnection`, changed by `OutputGate` and `Outbox` on the loop.
+///
+/// The per-connection half of holding output; `OutputGate` is the daemon-wide half
+/// (which commit is durable, which connections hold output).
 struct HeldOutput {
   struct Mark {
     /// The commit this part waits for.

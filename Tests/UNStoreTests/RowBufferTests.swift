@@ -3,10 +3,10 @@ import UNStore
 import XCTest
 
 /// The lists the loop hands to the writer, gathered into the writer's own list for one
-/// commit (`ChangeList.append(contentsOf:)`).
-final class ChangeListTests: XCTestCase {
-  private func list(_ build: (inout ChangeList) -> Void) -> ChangeList {
-    var list = ChangeList(rows: 4, rowBytes: 16)
+/// commit (`RowBuffer.append(contentsOf:)`).
+final class RowBufferTests: XCTestCase {
+  private func list(_ build: (inout RowBuffer) -> Void) -> RowBuffer {
+    var list = RowBuffer(rows: 4, rowBytes: 16)
     build(&list)
     return list
   }
@@ -15,12 +15,12 @@ final class ChangeListTests: XCTestCase {
     .put(StoredRow(table: "t", app: "a", key: key, value: Array(text.utf8)))
   }
 
-  private func numbered(_ list: inout ChangeList, _ table: String, _ app: String, _ number: UInt64, _ text: String) {
+  private func numbered(_ list: inout RowBuffer, _ table: String, _ app: String, _ number: UInt64, _ text: String) {
     list.putNumbered(table: table, app: app, number: number) { $0.append(contentsOf: text.utf8) }
   }
 
   /// Describes changes by value, so that lists built differently compare equal.
-  private func describe(_ list: ChangeList) -> [String] {
+  private func describe(_ list: RowBuffer) -> [String] {
     list.changes.map { change in
       switch change {
       case .put(let row): "put \(row.table)/\(row.app)/\(row.key)=\(String(decoding: row.value, as: UTF8.self))"
@@ -52,11 +52,11 @@ final class ChangeListTests: XCTestCase {
       numbered(&$0, "pending", "com.b", 8, "eight")
       $0.deleteNumbered(table: "pending", number: 7)
     }
-    var gathered = ChangeList()
+    var gathered = RowBuffer()
     gathered.append(contentsOf: first)
     gathered.append(contentsOf: second)
     // The writer's own list is reused: emptied, it gathers again from the start.
-    var again = ChangeList()
+    var again = RowBuffer()
     again.append(contentsOf: second)
     again.removeAll()
     again.append(contentsOf: first)
@@ -87,7 +87,7 @@ final class ChangeListTests: XCTestCase {
       numbered(&$0, "events", "com.a", 101, "e101")
       $0.append(keyed("k", "v"))
     }
-    var gathered = ChangeList()
+    var gathered = RowBuffer()
     gathered.append(contentsOf: first)
     gathered.append(contentsOf: second)
     let store = try SQLiteStore(directory: directory, durability: .normal)

@@ -92,7 +92,7 @@ extension Server {
       }
     }
     // --state: a large batch is committed while the other connections' input is handled
-    // (Commits.submitIfLarge); the output queued so far is held behind it.
+    // (Committer.submitIfLarge); the output queued so far is held behind it.
     if let commits, commits.submitIfLarge() { outbox.flushAll() }
   }
 
