@@ -149,10 +149,10 @@ extension Center {
     }
     let request = gatedForCriticalAlerts(request, app: existing)
     if !request.content.hasAlertText { return deliverWithoutAlert(app: appId, request) }
-    deliverySequence += 1
+    counters.delivery += 1
     let category = existing?.category(request.content.categoryIdentifier)
     let notification = DeliveredNotification(
-      date: date, request: request, category: category, sequence: deliverySequence, late: late)
+      date: date, request: request, category: category, sequence: counters.delivery, late: late)
     var keep = true
     dropPresentations(app: appId, identifier: request.identifier)
     if authorization != .provisional, isForeground(appId) {
@@ -201,7 +201,7 @@ extension Center {
       return dropped
     }
     guard !dropped.isEmpty else { return }
-    deliveredDropped += dropped.count
+    unstored.deliveredDropped += dropped.count
     emit(
       .removed, app: appId,
       [("list", .string("delivered")), ("identifiers", .strings(dropped)), ("reason", .string("maxDelivered"))])

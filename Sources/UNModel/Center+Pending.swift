@@ -89,10 +89,10 @@ extension Center {
     if !isReplacement, pendingCount >= configuration.effectivePendingLimit, !configuration.iosLimits {
       throw .limitExceeded(limit: "maxPendingPerApp", value: configuration.maxPendingPerApp)
     }
-    additionSequence += 1
+    ceilings.addition += 1
     let app = touchApp(appId, existing)
     // Nothing changed the schedule since the lookup.
-    app.upsertPending(request, anchor: now, nextDate: firstDate, addedSequence: additionSequence, lookup: lookup)
+    app.upsertPending(request, anchor: now, nextDate: firstDate, addedSequence: ceilings.addition, lookup: lookup)
     let dropped =
       configuration.iosLimits ? dropLeastRecentlyAdded(app, keeping: configuration.effectivePendingLimit) : []
     // The event's date is the call's `now`, the instant the request was added.

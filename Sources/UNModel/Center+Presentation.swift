@@ -24,8 +24,8 @@ extension Center {
   /// decides; returns false (nothing sent) when none does.
   func presentForDecision(_ appId: String, _ notification: DeliveredNotification, to targets: [SessionID]) -> Bool {
     guard targets.contains(where: { sessions[$0]?.presentationDecision == .delegate }) else { return false }
-    presentationCounter += 1
-    let id = "pres-\(presentationCounter)"
+    unstored.presentation += 1
+    let id = "pres-\(unstored.presentation)"
     var pending = PendingPresentation(
       app: appId, notification: notification, waiting: [:], declaredKeep: false, connections: targets.count)
     for session in targets {

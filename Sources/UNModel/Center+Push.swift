@@ -7,8 +7,8 @@ extension Center {
     identifier: String, delivered: Bool
   ) {
     try push.content.validate()
-    pushCounter += 1
-    let id = identifier ?? "push-\(pushCounter)"
+    counters.push += 1
+    let id = identifier ?? "push-\(counters.push)"
     guard !id.isEmpty else { throw .invalidParams(field: "identifier", problem: "must be a non-empty string") }
     if let event = push.liveActivityEvent {
       // ActivityKit's, not Notification Center's: recorded, not shown.
@@ -26,8 +26,8 @@ extension Center {
     // `content-available` with an alert: iOS shows the alert and also wakes the app.
     defer { if push.contentAvailable { wake(appId, push, identifier: id) } }
     if push.mutableContent, content.hasAlertText, let session = serviceExtension(of: appId) {
-      modificationCounter += 1
-      let requestId = "mod-\(modificationCounter)"
+      counters.modification += 1
+      let requestId = "mod-\(counters.modification)"
       let deadline = clock.now.adding(milliseconds: configuration.extensionMilliseconds)
       pendingModifications[requestId] = PendingModification(
         requestId: requestId, app: appId, request: request, session: session, deadline: deadline)

@@ -83,9 +83,9 @@ extension Center {
       foreground = action.has(.foreground)
       background = !foreground
     }
-    responseCounter += 1
+    counters.response += 1
     let response = NotificationResponse(
-      responseId: "resp-\(responseCounter)", actionIdentifier: actionIdentifier, userText: userText,
+      responseId: "resp-\(counters.response)", actionIdentifier: actionIdentifier, userText: userText,
       notification: notification)
     return PreparedResponse(response: response, tellsApp: tellsApp, foreground: foreground, background: background)
   }

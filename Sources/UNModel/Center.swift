@@ -38,17 +38,10 @@ public final class Center {
   /// Set only here (created in `touchApp`, removed in `reset`, replaced in `adopt`),
   /// each recording the change.  Keyed by the app id's exact bytes (`ExactKey`).
   public private(set) var apps: [ExactKey: AppState] = [:] {
-    didSet {
-      lastAppId = nil
-      lastApp = nil
-    }
+    didSet { lastApp.forget() }
   }
-  /// The app found by the last lookup and its id: calls come in runs for one app, and
-  /// comparing its id is cheaper than hashing it.  Forgotten whenever `apps` changes.
-  /// Two properties, not an optional pair: reading the pair copied it (retaining the
-  /// app) before the id was even compared.
-  private var lastAppId: String?
-  private var lastApp: AppState?
+  /// The app of the last lookup (`existingApp`).
+  private var lastApp = AppLookupCache()
   public internal(set) var sessions: [SessionID: SessionInfo] = [:]
   /// Each app's `app`-role connections, in the order they said hello.
   var appSessions: [ExactKey: [SessionID]] = [:]
@@ -61,17 +54,19 @@ public final class Center {
   /// may call back into it (a connection it drops is detached).
   public var onEffectBacklog: (() -> Void)?
   public static let effectBacklog = 1024
+
+  /// Delivered notifications removed because an app's list was full (`stats`).
+  public var deliveredDropped: Int { unstored.deliveredDropped }
   // The daemon-wide durable state: each field records its change itself.
-  var deliverySequence: UInt64 = 0 {
+  var counters = CenterCounters() {
     didSet { changes.global() }
   }
-  /// Numbers pending requests as they are added.  Not recorded per change: the store
-  /// keeps a ceiling reserved a block at a time (`reservedAdditionSequence`), as for the
-  /// event numbers, so a `scheduleLocal` does not rewrite the globals row.
-  var additionSequence: UInt64 = 0
-  var responseCounter: UInt64 = 0 {
-    didSet { changes.global() }
-  }
+  /// The addition and event numberings and the manual clock, recorded when they pass
+  /// what the store holds (`takeChanges`), so a `scheduleLocal` does not rewrite the
+  /// globals row.
+  var ceilings = NumberingCeilings()
+  /// Counters that are not stored.
+  var unstored = UnstoredCounters()
   /// Background responses waiting for `completeResponse`, by response id.
   public internal(set) var openResponses: [String: (app: String, deadline: Instant)] = [:] {
     didSet { changes.global() }
@@ -80,22 +75,12 @@ public final class Center {
   public internal(set) var agenda = Agenda() {
     didSet { changes.global() }
   }
-  var pushCounter: UInt64 = 0 {
-    didSet { changes.global() }
-  }
-  /// Delivered notifications removed because an app's list was full (`stats`; not durable,
-  /// like the other counters).
-  public internal(set) var deliveredDropped = 0
-  var modificationCounter: UInt64 = 0 {
-    didSet { changes.global() }
-  }
   /// Pushes waiting for a service extension, by request id.
   public internal(set) var pendingModifications: [String: PendingModification] = [:] {
     didSet { changes.global() }
   }
   /// Foreground notifications waiting for the app's `willPresent` answer, by presentation id.
   public internal(set) var pendingPresentations: [String: PendingPresentation] = [:]
-  var presentationCounter: UInt64 = 0
   /// Responses waiting for a content extension, by response id.
   public internal(set) var pendingExtensionResponses: [String: PendingExtensionResponse] = [:] {
     didSet { changes.global() }
@@ -108,12 +93,6 @@ public final class Center {
   /// What changed since the last commit (enabled with a durable store), shared with
   /// every `AppState`.
   public let changes = ChangeJournal()
-  /// The manual clock's time as last committed (`takeChanges` compares it).
-  var committedClock: Instant?
-  /// The event number the store holds as the ceiling of those handed out.
-  var reservedEventSequence: UInt64 = 0
-  /// The addition number the store holds as the ceiling of those handed out.
-  var reservedAdditionSequence: UInt64 = 0
 
   public init(clock: any Clock, configuration: CenterConfiguration = CenterConfiguration()) {
     self.clock = clock
@@ -153,11 +132,11 @@ public final class Center {
 
   /// `apps[appId]`, through the one-entry cache.
   func existingApp(_ appId: String) -> AppState? {
-    if let lastApp, lastAppId.exactlyEquals(appId) { return lastApp }
+    if let app = lastApp.app, lastApp.id.exactlyEquals(appId) { return app }
     let found = apps[appId]
     if let found {
-      lastAppId = appId
-      lastApp = found
+      lastApp.id = appId
+      lastApp.app = found
     }
     return found
   }
@@ -166,7 +145,7 @@ public final class Center {
   /// one-entry cache: every call checks it before touching the app.
   public func owner(of appId: String) -> UInt32? {
     // Read in place when the cache holds the app: returning it would retain and release it.
-    if lastAppId.exactlyEquals(appId), let lastApp { return lastApp.owner }
+    if lastApp.id.exactlyEquals(appId), let app = lastApp.app { return app.owner }
     return existingApp(appId)?.owner
   }
 

@@ -25,11 +25,11 @@ extension Center {
   /// The state a durable store keeps (the parts not stored per app).
   public func snapshotGlobals() -> CenterSnapshot {
     var s = CenterSnapshot()
-    s.deliverySequence = deliverySequence
-    s.additionSequence = reservedAdditionSequence
-    s.responseCounter = responseCounter
-    s.pushCounter = pushCounter
-    s.modificationCounter = modificationCounter
+    s.deliverySequence = counters.delivery
+    s.additionSequence = ceilings.reservedAddition
+    s.responseCounter = counters.response
+    s.pushCounter = counters.push
+    s.modificationCounter = counters.modification
     s.deviceLocked = deviceLocked
     s.openResponses = openResponses
     s.pendingModifications = pendingModifications
@@ -38,7 +38,7 @@ extension Center {
       s.pendingExtensionResponses[id] = (pending.app, pending.prepared, deadline)
     }
     s.clock = clock.isManual ? clock.now : nil
-    s.eventSequence = reservedEventSequence
+    s.eventSequence = ceilings.reservedEvent
     return s
   }
 
@@ -46,12 +46,11 @@ extension Center {
   /// Connections are not part of it: apps start in the background until they say hello.
   public func restore(_ s: CenterSnapshot) {
     adopt(s.apps)
-    deliverySequence = s.deliverySequence
-    additionSequence = s.additionSequence
-    reservedAdditionSequence = s.additionSequence
-    responseCounter = s.responseCounter
-    pushCounter = s.pushCounter
-    modificationCounter = s.modificationCounter
+    counters = CenterCounters(
+      delivery: s.deliverySequence, response: s.responseCounter, push: s.pushCounter,
+      modification: s.modificationCounter)
+    ceilings.addition = s.additionSequence
+    ceilings.reservedAddition = s.additionSequence
     openResponses = s.openResponses
     pendingModifications = s.pendingModifications
     agenda = Agenda()
@@ -68,10 +67,10 @@ extension Center {
     }
     deviceLocked = s.deviceLocked
     if let now = s.clock, clock.isManual { clock.set(now) }
-    committedClock = clock.isManual ? clock.now : nil
+    ceilings.committedClock = clock.isManual ? clock.now : nil
     for event in s.events.sorted(by: { $0.sequence < $1.sequence }) { history.restore(event) }
     history.resume(after: s.eventSequence)
-    reservedEventSequence = s.eventSequence
+    ceilings.reservedEvent = s.eventSequence
     // What was just loaded is what the store holds.
     changes.clear()
   }

@@ -237,16 +237,16 @@ extension Center {
   /// than marked: they move without any state type being set.
   public func takeChanges() -> RecordedChanges {
     if changes.isEnabled {
-      if clock.isManual, clock.now != committedClock {
-        committedClock = clock.now
+      if clock.isManual, clock.now != ceilings.committedClock {
+        ceilings.committedClock = clock.now
         changes.global()
       }
-      if history.lastSequence > reservedEventSequence {
-        reservedEventSequence = history.lastSequence + Self.eventSequenceBlock
+      if history.lastSequence > ceilings.reservedEvent {
+        ceilings.reservedEvent = history.lastSequence + Self.eventSequenceBlock
         changes.global()
       }
-      if additionSequence > reservedAdditionSequence {
-        reservedAdditionSequence = additionSequence + Self.eventSequenceBlock
+      if ceilings.addition > ceilings.reservedAddition {
+        ceilings.reservedAddition = ceilings.addition + Self.eventSequenceBlock
         changes.global()
       }
     }
