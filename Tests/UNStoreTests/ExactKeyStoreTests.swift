@@ -97,7 +97,7 @@ final class ExactKeyStoreTests: XCTestCase {
 
   /// A run of numbered rows copies its app's name once: the next row's app is the same
   /// name only if its bytes are.
-  func testAChangeListKeepsEachAppsBytes() throws {
+  func testARowBufferKeepsEachAppsBytes() throws {
     var list = RowBuffer()
     list.putNumbered(table: "pending", app: "com.caf\u{E9}", number: 1) { $0 += Array("a".utf8) }
     list.putNumbered(table: "pending", app: "com.cafe\u{301}", number: 2) { $0 += Array("b".utf8) }
