@@ -56,7 +56,7 @@ let package = Package(
       swiftSettings: hotPath),
     .executableTarget(name: "uncenterd", dependencies: ["UNServer"]),
     // Clients: the connection used by unctl, tests and the UserNotifications-shaped API.
-    .target(name: "UNCenterClient", dependencies: ["JSONRPC", "UNEndpoint", "UNProtocol"]),
+    .target(name: "UNCenterClient", dependencies: ["JSONRPC", "UNEndpoint", "UNModel", "UNProtocol"]),
     // Apple's module name for the client, so `import UserNotifications` code builds unchanged.
     .target(name: "UserNotifications", dependencies: ["UNCenterClient"]),
     .executableTarget(name: "unctl", dependencies: ["UNCenterClient", "JSONRPC", "UNEndpoint", "UNProtocol"]),
