@@ -40,6 +40,9 @@ let package = Package(
     .target(name: "UNEndpoint"),
     // Pure domain: categories, content, triggers, the Center state machine, clocks.
     .target(name: "UNModel", swiftSettings: hotPath),
+    // The protocol both sides share: the wire shapes' descriptor tables (decoding, encoding,
+    // OpenRPC properties) and the params reader, imported by the daemon, unctl and the client.
+    .target(name: "UNProtocol", dependencies: ["JSONRPC", "UNModel"]),
     // Persistence behind a protocol: in memory, or SQLite (WAL) in a state directory.
     .target(name: "UNStore", dependencies: ["CSQLite"]),
     // The libuv event loop: loop, pipe server, stream connections, timers, signals.
@@ -49,14 +52,14 @@ let package = Package(
     // Wiring: method table, sessions, callbacks, configuration, the daemon.
     .target(
       name: "UNServer",
-      dependencies: ["JSONRPC", "UNEndpoint", "UNModel", "UNStore", "UVLoop", "UNDesktop", "CFileIdentity"],
+      dependencies: ["JSONRPC", "UNEndpoint", "UNModel", "UNProtocol", "UNStore", "UVLoop", "UNDesktop", "CFileIdentity"],
       swiftSettings: hotPath),
     .executableTarget(name: "uncenterd", dependencies: ["UNServer"]),
     // Clients: the connection used by unctl, tests and the UserNotifications-shaped API.
-    .target(name: "UNCenterClient", dependencies: ["JSONRPC", "UNEndpoint"]),
+    .target(name: "UNCenterClient", dependencies: ["JSONRPC", "UNEndpoint", "UNModel", "UNProtocol"]),
     // Apple's module name for the client, so `import UserNotifications` code builds unchanged.
     .target(name: "UserNotifications", dependencies: ["UNCenterClient"]),
-    .executableTarget(name: "unctl", dependencies: ["UNCenterClient", "JSONRPC", "UNEndpoint"]),
+    .executableTarget(name: "unctl", dependencies: ["UNCenterClient", "JSONRPC", "UNEndpoint", "UNProtocol"]),
     // The Polish seed's AppDelegate, ported to UNCenterClient almost line for line.
     .executableTarget(name: "PolishChatExample", dependencies: ["UserNotifications"], path: "Examples/PolishChat"),
     // Micro-benchmark: parse + encode of a typical request.
@@ -69,7 +72,7 @@ let package = Package(
     .testTarget(name: "UVLoopTests", dependencies: ["UVLoop"]),
     .testTarget(name: "UNStoreTests", dependencies: ["UNStore", "CSQLite", "TestSupport"]),
     .testTarget(name: "UNDesktopTests", dependencies: ["UNDesktop", "UNModel"]),
-    .testTarget(name: "UNServerTests", dependencies: ["UNServer", "JSONRPC", "UNModel", "UNDesktop", "TestSupport"]),
+    .testTarget(name: "UNServerTests", dependencies: ["UNServer", "UNProtocol", "JSONRPC", "UNModel", "UNDesktop", "TestSupport"]),
     .testTarget(name: "UNCenterClientTests", dependencies: ["UNCenterClient", "JSONRPC", "TestSupport"]),
     // Code written as Apple's documentation writes it, run against a real daemon.
     .testTarget(name: "AppleSampleCodeTests", dependencies: ["UserNotifications", "JSONRPC", "TestSupport", "uncenterd"]),

@@ -41,6 +41,8 @@ need_libs() {
   module JSONRPC Sources/JSONRPC/*.swift
   module UNEndpoint Sources/UNEndpoint/*.swift
   module UNModel Sources/UNModel/*.swift
+  # The wire shapes' descriptor tables, shared by the daemon and its clients.
+  module UNProtocol $(find Sources/UNProtocol -name '*.swift' | sort)
   module UNStore -I Sources/CSQLite Sources/UNStore/*.swift
   # The desktop bridge's types (options, counters) are named by UNServer's configuration
   # and stats; the bridge runs on the libuv loop.
@@ -66,7 +68,7 @@ for h in "${HARNESSES[@]}"; do
       run "$SWIFTC" "${FLAGS[@]}" -D FUZZ_HARNESS -module-name UNServer -I "$LIB" -I Sources/CSQLite -I Sources/CFileIdentity \
         -I Sources/CLibUV -I Sources/CSystemd \
         $(unserver_sources) Tests/UNServerTests/ReloadCheck.swift Tests/UNServerTests/Dispatcher+Copies.swift "Fuzz/$h/main.swift" \
-        -L "$LIB" -lJSONRPC -lUNDesktop -lUVLoop -lUNEndpoint -lUNModel -lUNStore -lsqlite3 -luv -o "$OUT/$h" ;;
+        -L "$LIB" -lJSONRPC -lUNDesktop -lUVLoop -lUNEndpoint -lUNModel -lUNProtocol -lUNStore -lsqlite3 -luv -o "$OUT/$h" ;;
     *) echo "unknown harness: $h" >&2; exit 2 ;;
   esac
 done

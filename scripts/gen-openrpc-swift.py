@@ -4,7 +4,7 @@
 The JSON file is the complete, human-readable document; the daemon serves the same
 document from `rpc.discover` without reading files at run time (a static binary in a
 container has no resource bundle next to it).  The schemas that a shape describes
-(`DescribedSchemas.all` in Sources/UNServer/Shapes/DescribedSchemas.swift: the same
+(`DescribedSchemas.all` in Sources/UNServer/DescribedSchemas.swift: the same
 places as DESCRIBED below) are compiled without their `properties`, and the list of
 field names in their description becomes a marker: the daemon builds both from
 the shapes, and OpenRPCTests checks that the result is this file.

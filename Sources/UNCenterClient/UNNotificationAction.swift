@@ -1,5 +1,7 @@
 import Foundation
 import JSONRPC
+import UNModel
+import UNProtocol
 
 /// `UNNotificationActionIcon`: an action's image (a system or template image name).
 /// The daemon does not show icons; the icon is kept for source compatibility.
@@ -34,33 +36,35 @@ open class UNNotificationAction: NSObject, @unchecked Sendable {
     self.icon = icon
   }
 
-  /// `{identifier, title, options, textInput?: {buttonTitle, placeholder}}`.
-  public var wireValue: JSONValue {
-    var m: [JSONMember] = [
-      JSONMember("identifier", .string(identifier)), JSONMember("title", .string(title)),
-      JSONMember("options", .array(options.wireNameList.map { .string($0) })),
-    ]
-    if let t = self as? UNTextInputNotificationAction {
-      m.append(
-        JSONMember(
-          "textInput",
-          .object(["buttonTitle": .string(t.textInputButtonTitle), "placeholder": .string(t.textInputPlaceholder)])))
+  /// The protocol's action value (a text-input action with its `textInput`).
+  var value: Action {
+    let textInput = (self as? UNTextInputNotificationAction).map {
+      TextInput(buttonTitle: $0.textInputButtonTitle, placeholder: $0.textInputPlaceholder)
     }
-    return .object(m)
+    return Action(
+      identifier: identifier, title: title, options: options.wireNameList.compactMap { ActionOption(rawValue: $0) },
+      textInput: textInput)
   }
 
-  /// A `UNTextInputNotificationAction` when the wire form has `textInput`.
-  public static func from(wireValue v: JSONValue) throws(UNCenterError) -> UNNotificationAction {
-    let identifier = try Wire.string(v, "identifier")
-    let title = try Wire.string(v, "title")
-    let options = UNNotificationActionOptions(wireNameList: Wire.strings(v["options"]))
-    if let t = v["textInput"], case .object = t {
-      return UNTextInputNotificationAction(
-        identifier: identifier, title: title, options: options,
-        textInputButtonTitle: t["buttonTitle"]?.stringValue ?? "",
-        textInputPlaceholder: t["placeholder"]?.stringValue ?? "")
+  /// An action the daemon wrote: a `UNTextInputNotificationAction` when it has a text input.
+  static func from(value a: Action) -> UNNotificationAction {
+    let options = UNNotificationActionOptions(wireNameList: a.options.map(\.rawValue))
+    guard let t = a.textInput else {
+      return UNNotificationAction(identifier: a.identifier, title: a.title, options: options)
     }
-    return UNNotificationAction(identifier: identifier, title: title, options: options)
+    return UNTextInputNotificationAction(
+      identifier: a.identifier, title: a.title, options: options, textInputButtonTitle: t.buttonTitle,
+      textInputPlaceholder: t.placeholder)
+  }
+
+  /// The daemon's action shape, written by `ActionShape`.
+  public var wireValue: JSONValue { Wire.tree { ActionShape.encode([value], &$0) }.arrayValue?.first ?? .null }
+
+  /// An action as the daemon wrote it, read by `ActionShape`.
+  public static func from(wireValue v: JSONValue) throws(UNCenterError) -> UNNotificationAction {
+    from(
+      value: try Wire.read("action", v) { v throws(RPCError) in try ActionShape.decode(v, path: "action", stored: true)
+      })
   }
 
   open override func isEqual(_ object: Any?) -> Bool {

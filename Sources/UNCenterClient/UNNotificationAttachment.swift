@@ -1,5 +1,5 @@
 import Foundation
-import JSONRPC
+import UNModel
 
 /// `UNNotificationAttachmentOptionsTypeHintKey`: the file's UTI when its extension does not say.
 // swift-format-ignore: AlwaysUseLowerCamelCase
@@ -71,21 +71,14 @@ open class UNNotificationAttachment: NSObject, @unchecked Sendable {
     self.typeHint = type
   }
 
-  /// `{identifier, url: "file:///absolute/path", type?}`.
-  var wireValue: JSONValue {
-    var m: [JSONMember] = [
-      JSONMember("identifier", .string(identifier)), JSONMember("url", .string(url.absoluteString)),
-    ]
-    if let typeHint { m.append(JSONMember("type", .string(typeHint))) }
-    return .object(m)
-  }
+  /// The protocol's attachment value: the type only when the app gave it as a hint.
+  var value: Attachment { Attachment(identifier: identifier, url: url.absoluteString, type: typeHint) }
 
-  static func from(wireValue v: JSONValue) -> UNNotificationAttachment? {
-    guard let id = v["identifier"]?.stringValue, let text = v["url"]?.stringValue, let url = URL(string: text) else {
-      return nil
-    }
-    let type = v["type"]?.stringValue ?? kinds[url.pathExtension.lowercased()]?.uti ?? "public.data"
-    return UNNotificationAttachment(identifier: id, url: url, type: type)
+  /// An attachment the daemon wrote; nil when its URL does not parse.
+  static func from(value a: Attachment) -> UNNotificationAttachment? {
+    guard let url = URL(string: a.url) else { return nil }
+    let type = a.type ?? kinds[url.pathExtension.lowercased()]?.uti ?? "public.data"
+    return UNNotificationAttachment(identifier: a.identifier, url: url, type: type)
   }
 
   open override func isEqual(_ object: Any?) -> Bool {

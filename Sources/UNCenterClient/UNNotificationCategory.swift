@@ -1,5 +1,7 @@
 import Foundation
 import JSONRPC
+import UNModel
+import UNProtocol
 
 /// `UNNotificationCategory`: a set of actions, registered by identifier.
 ///
@@ -51,28 +53,27 @@ open class UNNotificationCategory: NSObject, @unchecked Sendable {
 
   open override var hash: Int { identifier.hashValue }
 
-  /// `{identifier, actions, intentIdentifiers, hiddenPreviewsBodyPlaceholder?, categorySummaryFormat?, options}`.
-  public var wireValue: JSONValue {
-    var m: [JSONMember] = [
-      JSONMember("identifier", .string(identifier)), JSONMember("actions", .array(actions.map(\.wireValue))),
-      JSONMember("intentIdentifiers", .array(intentIdentifiers.map { .string($0) })),
-    ]
-    if !hiddenPreviewsBodyPlaceholder.isEmpty {
-      m.append(JSONMember("hiddenPreviewsBodyPlaceholder", .string(hiddenPreviewsBodyPlaceholder)))
-    }
-    if !categorySummaryFormat.isEmpty { m.append(JSONMember("categorySummaryFormat", .string(categorySummaryFormat))) }
-    m.append(JSONMember("options", .array(options.wireNameList.map { .string($0) })))
-    return .object(m)
+  /// The protocol's category value ("" placeholder and format are not set).
+  var value: Category {
+    Category(
+      identifier: identifier, actions: actions.map(\.value), intentIdentifiers: intentIdentifiers,
+      hiddenPreviewsBodyPlaceholder: hiddenPreviewsBodyPlaceholder.isEmpty ? nil : hiddenPreviewsBodyPlaceholder,
+      categorySummaryFormat: categorySummaryFormat.isEmpty ? nil : categorySummaryFormat,
+      options: options.wireNameList.compactMap { CategoryOption(rawValue: $0) })
   }
 
+  /// The daemon's category shape, written by `CategoryShape`.
+  public var wireValue: JSONValue { Wire.tree { CategoryShape.encode(value, &$0) } }
+
+  /// A category as the daemon wrote it, read by `CategoryShape`.
   public convenience init(wireValue v: JSONValue) throws(UNCenterError) {
-    var actions: [UNNotificationAction] = []
-    for a in v["actions"]?.arrayValue ?? [] { actions.append(try UNNotificationAction.from(wireValue: a)) }
+    let c = try Wire.read("category", v) { v throws(RPCError) in
+      try CategoryShape.decode([v], path: "category", stored: true)[0]
+    }
     self.init(
-      identifier: try Wire.string(v, "identifier"), actions: actions,
-      intentIdentifiers: Wire.strings(v["intentIdentifiers"]),
-      hiddenPreviewsBodyPlaceholder: v["hiddenPreviewsBodyPlaceholder"]?.stringValue,
-      categorySummaryFormat: v["categorySummaryFormat"]?.stringValue,
-      options: UNNotificationCategoryOptions(wireNameList: Wire.strings(v["options"])))
+      identifier: c.identifier, actions: c.actions.map { UNNotificationAction.from(value: $0) },
+      intentIdentifiers: c.intentIdentifiers, hiddenPreviewsBodyPlaceholder: c.hiddenPreviewsBodyPlaceholder,
+      categorySummaryFormat: c.categorySummaryFormat,
+      options: UNNotificationCategoryOptions(wireNameList: c.options.map(\.rawValue)))
   }
 }

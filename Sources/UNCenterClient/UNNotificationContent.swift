@@ -1,29 +1,53 @@
 import Foundation
 import JSONRPC
+import UNModel
+import UNProtocol
 
 /// `UNNotificationInterruptionLevel`.
 public enum UNNotificationInterruptionLevel: String, Sendable, Hashable, CaseIterable {
   case passive, active, timeSensitive, critical
 }
 
-/// The fields of a notification's content, shared by the immutable and mutable classes.
+/// The fields of a notification's content, shared by the immutable and mutable classes:
+/// the protocol's `Content` value, whose plain fields (texts, numbers, the interruption
+/// level) are read and written through `ContentShape`'s table as the daemon reads and
+/// writes them, and the Apple objects of the fields that have one (sound, attachments,
+/// userInfo), kept as the app gave them and put into the value when it is encoded.
 struct ContentFields {
-  var title = ""
-  var subtitle = ""
-  var body = ""
-  var badge: NSNumber?
+  var wire = ContentFields.appleDefaults
   var sound: UNNotificationSound?
   var attachments: [UNNotificationAttachment] = []
   var userInfo: [AnyHashable: Any] = [:]
-  var categoryIdentifier = ""
-  var threadIdentifier = ""
-  var summaryArgument = ""
-  var summaryArgumentCount = 0
-  var targetContentIdentifier: String?
-  var interruptionLevel: UNNotificationInterruptionLevel = .active
-  var relevanceScore = 0.0
-  var launchImageName = ""
-  var filterCriteria: String?
+
+  /// Apple's defaults: as the protocol's, but a summary argument count of 0 (sent as 1).
+  static let appleDefaults: Content = {
+    var c = Content()
+    c.summaryArgumentCount = 0
+    return c
+  }()
+
+  /// The content as the daemon reads it.
+  var value: Content {
+    var c = wire
+    c.summaryArgumentCount = max(1, c.summaryArgumentCount)
+    c.sound = sound?.value
+    c.attachments = attachments.map(\.value)
+    c.userInfo = JSONText(bytes: Wire.object(userInfo).encoded())
+    return c
+  }
+
+  init() {}
+
+  /// Content the daemon wrote.
+  init(_ c: Content) {
+    wire = c
+    sound = c.sound.map { UNNotificationSound(value: $0) }
+    attachments = c.attachments.compactMap { UNNotificationAttachment.from(value: $0) }
+    userInfo = Wire.userInfo(try? JSONParser.parse(c.userInfo.bytes))
+    wire.sound = nil
+    wire.attachments = []
+    wire.userInfo = .emptyObject
+  }
 }
 
 /// `UNNotificationContent`: what a notification shows, immutable as Apple's class.
@@ -33,29 +57,37 @@ struct ContentFields {
 /// `@unchecked Sendable`, as Apple's: an instance of this class never changes after it
 /// is made.  The mutable subclass is, as on Apple, for one owner to fill in; a request
 /// takes an immutable copy of it, so what crosses threads is always a copy.
+@dynamicMemberLookup
 open class UNNotificationContent: NSObject, NSCopying, NSMutableCopying, @unchecked Sendable {
   var fields: ContentFields
 
   public override init() { fields = ContentFields() }
   init(fields: ContentFields) { self.fields = fields }
 
-  public var title: String { fields.title }
-  public var subtitle: String { fields.subtitle }
-  public var body: String { fields.body }
-  public var badge: NSNumber? { fields.badge }
+  public var title: String { fields.wire.title }
+  public var subtitle: String { fields.wire.subtitle }
+  public var body: String { fields.wire.body }
+  public var badge: NSNumber? { fields.wire.badge.map { NSNumber(value: $0) } }
   public var sound: UNNotificationSound? { fields.sound }
   public var attachments: [UNNotificationAttachment] { fields.attachments }
   public var userInfo: [AnyHashable: Any] { fields.userInfo }
-  public var categoryIdentifier: String { fields.categoryIdentifier }
-  public var threadIdentifier: String { fields.threadIdentifier }
-  public var summaryArgument: String { fields.summaryArgument }
+  public var categoryIdentifier: String { fields.wire.categoryIdentifier }
+  public var threadIdentifier: String { fields.wire.threadIdentifier }
+  public var summaryArgument: String { fields.wire.summaryArgument }
   /// 0 (Apple's default) is sent as 1, the daemon's "one item".
-  public var summaryArgumentCount: Int { fields.summaryArgumentCount }
-  public var targetContentIdentifier: String? { fields.targetContentIdentifier }
-  public var interruptionLevel: UNNotificationInterruptionLevel { fields.interruptionLevel }
-  public var relevanceScore: Double { fields.relevanceScore }
-  public var launchImageName: String { fields.launchImageName }
-  public var filterCriteria: String? { fields.filterCriteria }
+  public var summaryArgumentCount: Int { fields.wire.summaryArgumentCount }
+  public var targetContentIdentifier: String? { fields.wire.targetContentIdentifier }
+  public var interruptionLevel: UNNotificationInterruptionLevel {
+    UNNotificationInterruptionLevel(rawValue: fields.wire.interruptionLevel.rawValue) ?? .active
+  }
+  public var relevanceScore: Double { fields.wire.relevanceScore }
+  public var launchImageName: String { fields.wire.launchImageName }
+  public var filterCriteria: String? { fields.wire.filterCriteria }
+
+  /// Any other field of the protocol's content (`content.someField`): a field added to
+  /// `Content` and its `ContentShape` row reads here, as the daemon sends it, with no
+  /// edit of this class.
+  public subscript<Value>(dynamicMember field: KeyPath<Content, Value>) -> Value { fields.wire[keyPath: field] }
 
   open func copy(with zone: NSZone? = nil) -> Any { UNNotificationContent(fields: fields) }
   open func mutableCopy(with zone: NSZone? = nil) -> Any { UNMutableNotificationContent(fields: fields) }
@@ -71,52 +103,24 @@ open class UNNotificationContent: NSObject, NSCopying, NSMutableCopying, @unchec
 
   // MARK: wire shape
 
-  /// The daemon's `Content` shape (SPEC §5), fields in its order.
+  /// The daemon's `Content` shape, written by `ContentShape` as the daemon writes it.
   public var wireValue: JSONValue {
-    let f = fields
-    var m: [JSONMember] = [
-      JSONMember("title", .string(f.title)), JSONMember("subtitle", .string(f.subtitle)),
-      JSONMember("body", .string(f.body)),
-    ]
-    if let badge = f.badge { m.append(JSONMember("badge", .int(badge.intValue))) }
-    if let sound = f.sound { m.append(JSONMember("sound", sound.wireValue)) }
-    if !f.attachments.isEmpty { m.append(JSONMember("attachments", .array(f.attachments.map(\.wireValue)))) }
-    m += [
-      JSONMember("userInfo", Wire.object(f.userInfo)),
-      JSONMember("categoryIdentifier", .string(f.categoryIdentifier)),
-      JSONMember("threadIdentifier", .string(f.threadIdentifier)),
-      JSONMember("summaryArgument", .string(f.summaryArgument)),
-      JSONMember("summaryArgumentCount", .int(max(1, f.summaryArgumentCount))),
-    ]
-    if let t = f.targetContentIdentifier { m.append(JSONMember("targetContentIdentifier", .string(t))) }
-    m += [
-      JSONMember("interruptionLevel", .string(f.interruptionLevel.rawValue)),
-      JSONMember("relevanceScore", .double(f.relevanceScore)),
-      JSONMember("launchImageName", .string(f.launchImageName)),
-    ]
-    if let c = f.filterCriteria { m.append(JSONMember("filterCriteria", .string(c))) }
-    return .object(m)
+    var bytes: [UInt8] = []
+    ContentShape.encode(fields.value, &bytes)
+    return (try? JSONParser.parse(bytes)) ?? .object([])
   }
 
+  /// Content as the daemon wrote it, read by `ContentShape` (fields this version does
+  /// not know are skipped; content that does not read leaves the defaults).
   public convenience init(wireValue v: JSONValue) {
-    var f = ContentFields()
-    f.title = v["title"]?.stringValue ?? ""
-    f.subtitle = v["subtitle"]?.stringValue ?? ""
-    f.body = v["body"]?.stringValue ?? ""
-    f.badge = v["badge"]?.intValue.map { NSNumber(value: $0) }
-    f.sound = UNNotificationSound.from(wireValue: v["sound"])
-    f.attachments = (v["attachments"]?.arrayValue ?? []).compactMap { UNNotificationAttachment.from(wireValue: $0) }
-    f.userInfo = Wire.userInfo(v["userInfo"])
-    f.categoryIdentifier = v["categoryIdentifier"]?.stringValue ?? ""
-    f.threadIdentifier = v["threadIdentifier"]?.stringValue ?? ""
-    f.summaryArgument = v["summaryArgument"]?.stringValue ?? ""
-    f.summaryArgumentCount = v["summaryArgumentCount"]?.intValue ?? 1
-    f.targetContentIdentifier = v["targetContentIdentifier"]?.stringValue
-    f.interruptionLevel = v["interruptionLevel"]?.stringValue.flatMap(UNNotificationInterruptionLevel.init) ?? .active
-    f.relevanceScore = v["relevanceScore"]?.doubleValue ?? 0
-    f.launchImageName = v["launchImageName"]?.stringValue ?? ""
-    f.filterCriteria = v["filterCriteria"]?.stringValue
-    self.init(fields: f)
+    let known = v.objectValue.map { members in
+      JSONValue.object(members.filter { m in ContentShape.names.contains(m.name) })
+    }
+    guard let known, let c = try? ContentShape.decode(known, stored: true) else {
+      self.init(fields: ContentFields())
+      return
+    }
+    self.init(fields: ContentFields(c))
   }
 }
 
@@ -124,20 +128,20 @@ open class UNNotificationContent: NSObject, NSCopying, NSMutableCopying, @unchec
 /// (`let content = UNMutableNotificationContent(); content.title = "…"`).
 open class UNMutableNotificationContent: UNNotificationContent, @unchecked Sendable {
   public override var title: String {
-    get { fields.title }
-    set { fields.title = newValue }
+    get { fields.wire.title }
+    set { fields.wire.title = newValue }
   }
   public override var subtitle: String {
-    get { fields.subtitle }
-    set { fields.subtitle = newValue }
+    get { fields.wire.subtitle }
+    set { fields.wire.subtitle = newValue }
   }
   public override var body: String {
-    get { fields.body }
-    set { fields.body = newValue }
+    get { fields.wire.body }
+    set { fields.wire.body = newValue }
   }
   public override var badge: NSNumber? {
-    get { fields.badge }
-    set { fields.badge = newValue }
+    get { super.badge }
+    set { fields.wire.badge = newValue?.intValue }
   }
   public override var sound: UNNotificationSound? {
     get { fields.sound }
@@ -152,40 +156,46 @@ open class UNMutableNotificationContent: UNNotificationContent, @unchecked Senda
     set { fields.userInfo = newValue }
   }
   public override var categoryIdentifier: String {
-    get { fields.categoryIdentifier }
-    set { fields.categoryIdentifier = newValue }
+    get { fields.wire.categoryIdentifier }
+    set { fields.wire.categoryIdentifier = newValue }
   }
   public override var threadIdentifier: String {
-    get { fields.threadIdentifier }
-    set { fields.threadIdentifier = newValue }
+    get { fields.wire.threadIdentifier }
+    set { fields.wire.threadIdentifier = newValue }
   }
   public override var summaryArgument: String {
-    get { fields.summaryArgument }
-    set { fields.summaryArgument = newValue }
+    get { fields.wire.summaryArgument }
+    set { fields.wire.summaryArgument = newValue }
   }
   public override var summaryArgumentCount: Int {
-    get { fields.summaryArgumentCount }
-    set { fields.summaryArgumentCount = newValue }
+    get { fields.wire.summaryArgumentCount }
+    set { fields.wire.summaryArgumentCount = newValue }
   }
   public override var targetContentIdentifier: String? {
-    get { fields.targetContentIdentifier }
-    set { fields.targetContentIdentifier = newValue }
+    get { fields.wire.targetContentIdentifier }
+    set { fields.wire.targetContentIdentifier = newValue }
   }
   public override var interruptionLevel: UNNotificationInterruptionLevel {
-    get { fields.interruptionLevel }
-    set { fields.interruptionLevel = newValue }
+    get { super.interruptionLevel }
+    set { fields.wire.interruptionLevel = InterruptionLevel(rawValue: newValue.rawValue) ?? .active }
   }
   public override var relevanceScore: Double {
-    get { fields.relevanceScore }
-    set { fields.relevanceScore = newValue }
+    get { fields.wire.relevanceScore }
+    set { fields.wire.relevanceScore = newValue }
   }
   public override var launchImageName: String {
-    get { fields.launchImageName }
-    set { fields.launchImageName = newValue }
+    get { fields.wire.launchImageName }
+    set { fields.wire.launchImageName = newValue }
   }
   public override var filterCriteria: String? {
-    get { fields.filterCriteria }
-    set { fields.filterCriteria = newValue }
+    get { fields.wire.filterCriteria }
+    set { fields.wire.filterCriteria = newValue }
+  }
+
+  /// Any other field of the protocol's content, to set (`content.someField = ...`).
+  public subscript<Value>(dynamicMember field: WritableKeyPath<Content, Value>) -> Value {
+    get { fields.wire[keyPath: field] }
+    set { fields.wire[keyPath: field] = newValue }
   }
 
   open override var description: String { "<UNMutableNotificationContent: \(Wire.text(wireValue))>" }

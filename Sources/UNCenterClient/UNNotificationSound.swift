@@ -1,5 +1,7 @@
 import Foundation
 import JSONRPC
+import UNModel
+import UNProtocol
 
 /// `UNNotificationSoundName`.
 public struct UNNotificationSoundName: RawRepresentable, Sendable, Hashable, ExpressibleByStringLiteral {
@@ -55,27 +57,28 @@ open class UNNotificationSound: NSObject, NSCopying, @unchecked Sendable {
 
   public func copy(with zone: NSZone? = nil) -> Any { self }
 
-  /// `"default"` | name | `{name?, critical, volume?}` (the agreed `Content.sound` shape;
-  /// the string form whenever it is not critical and has no volume).
-  var wireValue: JSONValue {
-    guard isCritical || volume != nil else { return .string(name?.rawValue ?? "default") }
-    var m: [JSONMember] = []
-    if let name { m.append(JSONMember("name", .string(name.rawValue))) }
-    m.append(JSONMember("critical", .bool(isCritical)))
-    if let volume { m.append(JSONMember("volume", .double(Double(volume)))) }
-    return .object(m)
+  /// The protocol's sound value (a ringtone is sent as the plain sound it names).
+  var value: Sound { Sound(name: name?.rawValue, critical: isCritical, volume: volume.map { Double($0) }) }
+
+  /// A sound the daemon wrote.
+  convenience init(value s: Sound) {
+    self.init(
+      name: s.name.map { UNNotificationSoundName($0) }, critical: s.critical, volume: s.volume.map { Float($0) })
   }
 
-  /// nil for JSON null (no sound).
+  /// The daemon's sound shape, written by `SoundShape`.
+  var wireValue: JSONValue {
+    var bytes: [UInt8] = []
+    SoundShape.encode(value, &bytes)
+    return (try? JSONParser.parse(bytes)) ?? .null
+  }
+
+  /// A sound the daemon wrote, read by `SoundShape`; nil for null, absent or unreadable.
   static func from(wireValue v: JSONValue?) -> UNNotificationSound? {
-    switch v {
-    case .string(let s)?: return UNNotificationSound(name: s == "default" ? nil : UNNotificationSoundName(s))
-    case .object?:
-      return UNNotificationSound(
-        name: v?["name"]?.stringValue.map { UNNotificationSoundName($0) },
-        critical: v?["critical"]?.boolValue ?? false, volume: v?["volume"]?.doubleValue.map { Float($0) })
-    default: return nil
-    }
+    guard let v, let p = try? Params(.object([JSONMember("sound", v)]), allowed: ["sound"], stored: true),
+      let sound = try? SoundShape.decode(p)
+    else { return nil }
+    return UNNotificationSound(value: sound)
   }
 
   open override func isEqual(_ object: Any?) -> Bool {

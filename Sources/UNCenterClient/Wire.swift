@@ -48,6 +48,25 @@ enum Wire {
       + "\(pad(c.second, 2)).\(pad(Int(millis), 3))Z"
   }
 
+  /// A value written by one of the protocol's byte encoders, as a tree.
+  static func tree(_ write: (inout [UInt8]) -> Void) -> JSONValue {
+    var bytes: [UInt8] = []
+    write(&bytes)
+    return (try? JSONParser.parse(bytes)) ?? .null
+  }
+
+  /// A value read by one of the protocol's decoders from what the daemon wrote; its
+  /// refusal is an invalid response naming `what`.
+  static func read<T>(_ what: String, _ v: JSONValue, _ decode: (JSONValue) throws(RPCError) -> T)
+    throws(UNCenterError) -> T
+  {
+    do {
+      return try decode(v)
+    } catch {
+      throw .invalidResponse("unreadable \(what) (\(error.message)) in \(text(v))")
+    }
+  }
+
   // MARK: userInfo
 
   /// A Foundation value as JSON, as `JSONSerialization` would write it: strings,

@@ -1,6 +1,7 @@
 import Foundation
 import JSONRPC
 import UNModel
+import UNProtocol
 import XCTest
 
 @testable import UNServer

@@ -1,5 +1,6 @@
 import JSONRPC
 import UNModel
+import UNProtocol
 import XCTest
 
 @testable import UNServer

@@ -4,6 +4,7 @@
 import Foundation
 import JSONRPC
 import UNModel
+import UNProtocol
 import UNStore
 
 #if !FUZZ_HARNESS

@@ -1,4 +1,5 @@
 import JSONRPC
+import UNProtocol
 import XCTest
 
 @testable import UNModel

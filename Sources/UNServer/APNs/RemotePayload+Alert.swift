@@ -1,5 +1,6 @@
 import JSONRPC
 import UNModel
+import UNProtocol
 
 extension RemotePayload {
   /// The content fields that an `aps.alert` dictionary fills, named in its OpenRPC

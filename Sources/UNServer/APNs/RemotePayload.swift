@@ -1,5 +1,6 @@
 import JSONRPC
 import UNModel
+import UNProtocol
 
 /// APNs payload → content, as `xcrun simctl push` and iOS read it (SPEC §7).
 ///

@@ -1,5 +1,6 @@
 import JSONRPC
 import UNModel
+import UNProtocol
 
 /// One JSON-RPC method: a name and a handler that returns what to answer.  Each is a
 /// small type under `Methods/` (a file, or `Name+Part.swift` files for the larger ones)

@@ -1,5 +1,6 @@
 import JSONRPC
 import UNModel
+import UNProtocol
 
 /// A callback as the JSON-RPC notification the server writes to a connection,
 /// `{"jsonrpc":"2.0","method":...,"params":{...}}`, straight into bytes through the

@@ -1,5 +1,6 @@
 import JSONRPC
 import UNModel
+import UNProtocol
 
 extension WireBytes {
   /// `pending` written from a view of the stored request: the common shape (only the

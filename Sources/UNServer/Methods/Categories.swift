@@ -1,5 +1,6 @@
 import JSONRPC
 import UNModel
+import UNProtocol
 
 /// `registerCategories`: replaces the app's whole category set (rule 1).
 enum RegisterCategories: Method {

@@ -1,5 +1,6 @@
 import JSONRPC
 import UNModel
+import UNProtocol
 
 /// `listDelivered`: newest first; `limit`/`after` paginate with an opaque cursor
 /// (`<epoch ms>:<delivery sequence>` of the last notification of the previous page).

@@ -1,5 +1,6 @@
 import JSONRPC
 import UNModel
+import UNProtocol
 
 /// `listPending`: by next date, then identifier; `limit`/`after` paginate with an opaque
 /// cursor (`<epoch ms>:<identifier>` of the last request of the previous page).

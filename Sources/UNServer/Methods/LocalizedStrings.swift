@@ -1,5 +1,6 @@
 import JSONRPC
 import UNModel
+import UNProtocol
 
 /// `registerLocalizedStrings`: the app's `Localizable.strings` (key → format), used to
 /// resolve the `loc-key`s of its remote notifications.  Replaces the whole table.

@@ -1,5 +1,6 @@
 import JSONRPC
 import UNModel
+import UNProtocol
 
 /// `watch`: this connection receives `event` callbacks (for the given apps, or all).
 enum Watch: Method {

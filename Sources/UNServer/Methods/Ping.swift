@@ -1,4 +1,5 @@
 import JSONRPC
+import UNProtocol
 
 /// `ping`: liveness, and the daemon's idea of now.
 enum Ping: Method {

@@ -1,5 +1,6 @@
 import JSONRPC
 import UNModel
+import UNProtocol
 
 /// `pushRemote`: an APNs payload delivered at once, as `xcrun simctl push` does; the
 /// keys iOS would ignore are listed in `warnings`.

@@ -1,5 +1,6 @@
 import JSONRPC
 import UNModel
+import UNProtocol
 
 /// `releaseApp`: forgets which uid owns an app, keeping everything it has: the next
 /// change (or `hello`) by a uid other than root and the daemon's own claims it again.

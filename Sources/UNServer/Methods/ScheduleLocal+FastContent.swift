@@ -1,5 +1,6 @@
 import JSONRPC
 import UNModel
+import UNProtocol
 
 extension ScheduleLocalFastPath {
   /// The content fields as `ContentShape` describes them, read into the content of `c`

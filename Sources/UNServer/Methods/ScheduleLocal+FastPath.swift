@@ -1,5 +1,6 @@
 import JSONRPC
 import UNModel
+import UNProtocol
 
 /// `scheduleLocal` decoded straight from the message bytes: the busiest request, read
 /// without building a `JSONValue` tree and then walking it.

@@ -1,5 +1,6 @@
 import JSONRPC
 import UNModel
+import UNProtocol
 
 /// `scheduleLocal`: adds or replaces a pending request (rule 2).
 enum ScheduleLocal: FastMethod {

@@ -1,5 +1,6 @@
 import JSONRPC
 import UNModel
+import UNProtocol
 import UNStore
 
 /// Connects the center to a durable store: loads the state at start-up, and commits what

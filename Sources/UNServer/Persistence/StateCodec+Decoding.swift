@@ -1,5 +1,6 @@
 import JSONRPC
 import UNModel
+import UNProtocol
 
 /// Decoding of stored records; a record that does not decode is corruption, reported
 /// with its table and key rather than dropped.

@@ -1,5 +1,6 @@
 import JSONRPC
 import UNModel
+import UNProtocol
 
 /// Pending requests are the rows written most (one per `scheduleLocal` with `--state`),
 /// so their row is written straight as bytes, and only with the content fields that

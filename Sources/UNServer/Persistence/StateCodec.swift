@@ -1,5 +1,6 @@
 import JSONRPC
 import UNModel
+import UNProtocol
 
 /// Model state ↔ stored rows.  Records are compact JSON in the wire shapes (a stored
 /// request reads like `listPending` shows it) plus the bookkeeping the wire does not

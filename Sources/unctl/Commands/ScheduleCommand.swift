@@ -1,13 +1,28 @@
 import JSONRPC
+import UNProtocol
 
 /// `schedule --id ID ... (--in SECONDS | --now)`: scheduleLocal.
 enum ScheduleCommand: Command {
   static let name = "schedule"
   static let flags = ["--repeat", "--now"]
-  static let options = [
-    "--id", "--title", "--subtitle", "--body", "--in", "--category", "--thread", "--badge", "--sound",
-    "--summary-argument", "--user-info", "--app",
-  ]
+  static let options =
+    [
+      "--id", "--title", "--subtitle", "--body", "--in", "--category", "--thread", "--badge", "--sound",
+      "--summary-argument", "--user-info", "--app",
+    ] + fieldOptions.map(\.option)
+
+  /// The content's plain fields (texts and numbers) without an option of their own above,
+  /// each as `--<field> VALUE` typed as `ContentShape` describes it: a plain field added to
+  /// the table is an option here too.
+  static let fieldOptions: [(option: String, field: ContentShape.Field)] = ContentShape.fields.compactMap { f in
+    let named = ["title", "subtitle", "body", "categoryIdentifier", "threadIdentifier", "summaryArgument", "badge"]
+    switch f.kind {
+    case .text, .optionalText, .integer, .optionalInteger, .score:
+      return named.contains(f.key) ? nil : ("--" + f.key, f)
+    case .sound, .userInfo, .interruptionLevel, .attachments:
+      return nil
+    }
+  }
   static let usage = """
     usage: unctl schedule --id ID (--in SECONDS [--repeat] | --now) [--title T] [--subtitle S]
                           [--body B] [--category C] [--thread T] [--badge N] [--sound NAME]
@@ -29,6 +44,8 @@ enum ScheduleCommand: Command {
       --sound NAME          "default" or a sound name
       --summary-argument A  the summary argument
       --user-info JSON      a JSON object
+      \(fieldOptions.map { "\($0.option) VALUE" }.joined(separator: "\n  "))
+                            the content's other fields (Content in proto-docs/openrpc.json)
     \(appOptionHelp)
     """
 
@@ -45,6 +62,16 @@ enum ScheduleCommand: Command {
       if let v = a.value(option) { content.append(JSONMember(field, .string(v))) }
     }
     if let badge = try a.int("--badge", min: 0) { content.append(JSONMember("badge", .int(badge))) }
+    for (option, field) in fieldOptions {
+      switch field.kind {
+      case .integer, .optionalInteger:
+        if let n = try a.int(option) { content.append(JSONMember(field.key, .int(n))) }
+      case .score:
+        if let d = try a.double(option) { content.append(JSONMember(field.key, .double(d))) }
+      default:
+        if let v = a.value(option) { content.append(JSONMember(field.key, .string(v))) }
+      }
+    }
     if let text = a.value("--user-info") {
       let info = try JSONInput.parse(text, what: "--user-info")
       guard case .object = info else { throw CLIError.usage("--user-info must be a JSON object") }

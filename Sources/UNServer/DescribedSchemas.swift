@@ -1,26 +1,5 @@
 import JSONRPC
-
-/// A schema of the OpenRPC document built from a shape's description.
-struct DescribedSchema: Sendable {
-  /// The `properties` member, in wire order; nil keeps the file's.
-  let properties: [JSONMember]?
-  /// The field names that the description lists (for Content, the fields output always
-  /// has), as the description writes them.
-  let fieldList: String
-
-  init(properties: [JSONMember]?, fieldList: String = "") {
-    self.properties = properties
-    self.fieldList = fieldList
-  }
-
-  /// The property names, in order: the fields a decoder accepts.
-  var names: [String] { properties?.map(\.name) ?? [] }
-
-  /// A shape's properties, written as `["name": .of("string", "..."), ...]`.
-  init(_ properties: KeyValuePairs<String, PropertySchema>, fieldList: String = "") {
-    self.init(properties: properties.map { JSONMember($0.key, $0.value.value) }, fieldList: fieldList)
-  }
-}
+import UNProtocol
 
 /// The schemas that the shapes describe.  `scripts/gen-openrpc-swift.py` compiles
 /// `proto-docs/openrpc.json` without their properties (and with `fieldListMarker` where
@@ -78,12 +57,6 @@ enum DescribedSchemas {
       }
     }
     return .object(out)
-  }
-
-  /// Names as prose: "a", "a and b", "a, b and c".
-  static func prose(_ names: [String]) -> String {
-    guard names.count > 1 else { return names.first ?? "" }
-    return names.dropLast().joined(separator: ", ") + " and " + names[names.count - 1]
   }
 
   private static func update(

@@ -5,15 +5,15 @@ import UNModel
 /// now): read from the tree, read from the pull reader (the `scheduleLocal` fast
 /// path), written as bytes (responses, rows, and the tree through `ModelEncoding.tree`),
 /// and the OpenRPC properties of each variant and of DateComponents.
-enum TriggerShape {
-  static let timeIntervalNames = timeIntervalSchema.names
-  static let calendarNames = calendarSchema.names
+public enum TriggerShape {
+  public static let timeIntervalNames = timeIntervalSchema.names
+  public static let calendarNames = calendarSchema.names
 
   /// A trigger object, or nil for `null`/absent.  `stored`: a request read back from the
   /// store, where `push` is accepted (clients cannot send one) and a zone an older
   /// version kept with U+0000 is read as the zone it named (Foundation read the name up
   /// to the NUL).
-  static func decode(_ value: JSONValue?, stored: Bool = false) throws(RPCError) -> Trigger? {
+  public static func decode(_ value: JSONValue?, stored: Bool = false) throws(RPCError) -> Trigger? {
     guard let value, value != .null else { return nil }
     guard case .object = value else {
       throw RPCError.invalidParams(field: "trigger", "expected an object or null, got \(value.typeName)")
@@ -59,7 +59,7 @@ enum TriggerShape {
   /// `{"type": "timeInterval", "timeInterval": seconds, "repeats"?: bool}` from the pull
   /// reader, as `decode` reads it; nil for anything else (a calendar trigger, a
   /// malformed or invalid one), which the general path then reads from the tree.
-  static func read(_ r: inout JSONPullReader) -> Trigger? {
+  public static func read(_ r: inout JSONPullReader) -> Trigger? {
     guard r.beginObject() else { return nil }
     var first = true
     var seen: UInt8 = 0
@@ -108,7 +108,7 @@ enum TriggerShape {
   }
 
   /// The trigger object, or `null`.  Seconds are written as given (`1.5`, `60`).
-  static func encode(_ t: Trigger?, _ o: inout [UInt8]) {
+  public static func encode(_ t: Trigger?, _ o: inout [UInt8]) {
     switch t {
     case nil:
       WireBytes.key("null", &o)
@@ -141,7 +141,7 @@ enum TriggerShape {
     }
   }
 
-  static let timeIntervalSchema = DescribedSchema([
+  public static let timeIntervalSchema = DescribedSchema([
     "type": .constant("timeInterval"),
     "timeInterval": .of(
       "number", ["exclusiveMinimum": .int(0), "maximum": .int(Int(TimeIntervalTrigger.maxSeconds))],
@@ -149,7 +149,7 @@ enum TriggerShape {
     "repeats": .of("boolean", "Default false."),
   ])
 
-  static let calendarSchema = DescribedSchema([
+  public static let calendarSchema = DescribedSchema([
     "type": .constant("calendar"),
     "dateMatching": .ref("DateComponents"),
     "timeZone": .of(
@@ -158,10 +158,10 @@ enum TriggerShape {
     "repeats": .of("boolean", "Default false."),
   ])
 
-  static let pushSchema = DescribedSchema(["type": .constant("push")])
+  public static let pushSchema = DescribedSchema(["type": .constant("push")])
 
   /// One integer property per component, with its valid range.
-  static let dateComponentsSchema = DescribedSchema(
+  public static let dateComponentsSchema = DescribedSchema(
     properties: CalendarTrigger.ranges.map { name, range in
       let weekday = name == "weekday" ? "1 = Sunday ... 7 = Saturday, as DateComponents.weekday." : nil
       return JSONMember(

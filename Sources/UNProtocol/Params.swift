@@ -7,15 +7,15 @@ import JSONRPC
 ///
 /// `null` stands for "absent" in optional fields (clients often send it for "not set");
 /// a required field that is null is an error.
-struct Params {
-  let path: String
+public struct Params {
+  public let path: String
   private let members: [JSONMember]
   /// Read back from the store, not from a client: identifiers are taken as they were
   /// kept (an older version kept some with U+0000, which clients can no longer send).
-  let stored: Bool
+  public let stored: Bool
 
   /// `value` nil (no `params` member) reads as an empty object.
-  init(_ value: JSONValue?, path: String = "", allowed: [String], stored: Bool = false) throws(RPCError) {
+  public init(_ value: JSONValue?, path: String = "", allowed: [String], stored: Bool = false) throws(RPCError) {
     self.path = path
     self.stored = stored
     switch value {
@@ -43,12 +43,12 @@ struct Params {
   /// String equality that rejects different lengths first: most comparisons here are
   /// between different names, and `==` alone takes its slow path for those.
   @inline(__always)
-  static func same(_ a: String, _ b: String) -> Bool { a.utf8.count == b.utf8.count && a == b }
+  public static func same(_ a: String, _ b: String) -> Bool { a.utf8.count == b.utf8.count && a == b }
 
-  func field(_ name: String) -> String { path.isEmpty ? name : path + "." + name }
+  public func field(_ name: String) -> String { path.isEmpty ? name : path + "." + name }
 
   /// The raw value, nil when absent or null.
-  func value(_ name: String) -> JSONValue? {
+  public func value(_ name: String) -> JSONValue? {
     for member in members where Self.same(member.name, name) {
       if case .null = member.value { return nil }
       return member.value
@@ -56,19 +56,19 @@ struct Params {
     return nil
   }
 
-  func has(_ name: String) -> Bool { members.contains { Self.same($0.name, name) } }
+  public func has(_ name: String) -> Bool { members.contains { Self.same($0.name, name) } }
 
   private func mismatch(_ name: String, _ expected: String, _ got: JSONValue) -> RPCError {
     RPCError.invalidParams(field: field(name), "expected \(expected), got \(got.typeName)")
   }
 
-  func string(_ name: String) throws(RPCError) -> String? {
+  public func string(_ name: String) throws(RPCError) -> String? {
     guard let v = value(name) else { return nil }
     guard case .string(let s) = v else { throw mismatch(name, "a string", v) }
     return s
   }
 
-  func requiredString(_ name: String, nonEmpty: Bool = true) throws(RPCError) -> String {
+  public func requiredString(_ name: String, nonEmpty: Bool = true) throws(RPCError) -> String {
     guard let s = try string(name) else { throw RPCError.invalidParams(field: field(name), "required") }
     if nonEmpty, s.isEmpty { throw RPCError.invalidParams(field: field(name), "must be a non-empty string") }
     return s
@@ -77,20 +77,20 @@ struct Params {
   /// An identifier (of an app, a request, a category, an action, a thread, a time
   /// zone...): a string without U+0000.  Identifiers are kept and compared as their exact
   /// bytes; a NUL would end one where C strings (a time zone's name) read it.
-  func identifier(_ name: String) throws(RPCError) -> String? {
+  public func identifier(_ name: String) throws(RPCError) -> String? {
     guard let s = try string(name) else { return nil }
     if !stored { try Self.refuseNUL(s, field: field(name)) }
     return s
   }
 
-  func requiredIdentifier(_ name: String, nonEmpty: Bool = true) throws(RPCError) -> String {
+  public func requiredIdentifier(_ name: String, nonEmpty: Bool = true) throws(RPCError) -> String {
     let s = try requiredString(name, nonEmpty: nonEmpty)
     if !stored { try Self.refuseNUL(s, field: field(name)) }
     return s
   }
 
   /// An array of identifiers: `stringArray` whose elements have no U+0000.
-  func identifierArray(_ name: String, nonEmpty: Bool = false) throws(RPCError) -> [String]? {
+  public func identifierArray(_ name: String, nonEmpty: Bool = false) throws(RPCError) -> [String]? {
     guard let list = try stringArray(name, nonEmpty: nonEmpty) else { return nil }
     if !stored {
       for (i, s) in list.enumerated() { try Self.refuseNUL(s, field: field(name) + "[\(i)]") }
@@ -99,31 +99,31 @@ struct Params {
   }
 
   /// `-32602` naming `field` when `s` holds U+0000.
-  static func refuseNUL(_ s: String, field: String) throws(RPCError) {
+  public static func refuseNUL(_ s: String, field: String) throws(RPCError) {
     guard s.utf8.contains(0) else { return }
     throw RPCError.invalidParams(field: field, "an identifier must not contain U+0000")
   }
 
-  func bool(_ name: String) throws(RPCError) -> Bool? {
+  public func bool(_ name: String) throws(RPCError) -> Bool? {
     guard let v = value(name) else { return nil }
     guard case .bool(let b) = v else { throw mismatch(name, "a boolean", v) }
     return b
   }
 
-  func double(_ name: String) throws(RPCError) -> Double? {
+  public func double(_ name: String) throws(RPCError) -> Double? {
     guard let v = value(name) else { return nil }
     guard case .number = v, let d = v.doubleValue else { throw mismatch(name, "a number", v) }
     guard d.isFinite else { throw RPCError.invalidParams(field: field(name), "number out of range") }
     return d
   }
 
-  func requiredDouble(_ name: String) throws(RPCError) -> Double {
+  public func requiredDouble(_ name: String) throws(RPCError) -> Double {
     guard let d = try double(name) else { throw RPCError.invalidParams(field: field(name), "required") }
     return d
   }
 
   /// An integer in `range` (a number with a fractional part, or out of range, is refused).
-  func int(_ name: String, in range: ClosedRange<Int> = Int.min...Int.max) throws(RPCError) -> Int? {
+  public func int(_ name: String, in range: ClosedRange<Int> = Int.min...Int.max) throws(RPCError) -> Int? {
     guard let v = value(name) else { return nil }
     guard case .number = v else { throw mismatch(name, "an integer", v) }
     guard let i = v.intValue else { throw RPCError.invalidParams(field: field(name), "expected an integer") }
@@ -135,13 +135,13 @@ struct Params {
     return i
   }
 
-  func array(_ name: String) throws(RPCError) -> [JSONValue]? {
+  public func array(_ name: String) throws(RPCError) -> [JSONValue]? {
     guard let v = value(name) else { return nil }
     guard case .array(let a) = v else { throw mismatch(name, "an array", v) }
     return a
   }
 
-  func stringArray(_ name: String, nonEmpty: Bool = false) throws(RPCError) -> [String]? {
+  public func stringArray(_ name: String, nonEmpty: Bool = false) throws(RPCError) -> [String]? {
     guard let elements = try array(name) else { return nil }
     var out: [String] = []
     out.reserveCapacity(elements.count)
@@ -158,7 +158,7 @@ struct Params {
   }
 
   /// An array of names from a fixed set (options, presentation), order kept, no repeats.
-  func enumArray<E: RawRepresentable & CaseIterable>(_ name: String, _: E.Type) throws(RPCError) -> [E]?
+  public func enumArray<E: RawRepresentable & CaseIterable>(_ name: String, _: E.Type) throws(RPCError) -> [E]?
   where E.RawValue == String {
     guard let names = try stringArray(name) else { return nil }
     var out: [E] = []
@@ -175,7 +175,7 @@ struct Params {
     return out
   }
 
-  func enumValue<E: RawRepresentable & CaseIterable>(_ name: String, _: E.Type) throws(RPCError) -> E?
+  public func enumValue<E: RawRepresentable & CaseIterable>(_ name: String, _: E.Type) throws(RPCError) -> E?
   where E.RawValue == String {
     guard let n = try string(name) else { return nil }
     guard let e = E(rawValue: n) else {
@@ -186,7 +186,7 @@ struct Params {
   }
 
   /// A nested object, read with its own allowed fields.
-  func object(_ name: String, allowed: [String]) throws(RPCError) -> Params? {
+  public func object(_ name: String, allowed: [String]) throws(RPCError) -> Params? {
     guard let v = value(name) else { return nil }
     return try Params(v, path: field(name), allowed: allowed, stored: stored)
   }

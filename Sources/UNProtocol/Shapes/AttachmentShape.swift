@@ -3,10 +3,10 @@ import UNModel
 
 /// The attachment shape, `{identifier, url, type?}`: read from the tree (the shape
 /// only; the server checks the files), written as bytes, and its OpenRPC properties.
-enum AttachmentShape {
-  static let names = schema.names
+public enum AttachmentShape {
+  public static let names = schema.names
 
-  static func decode(_ list: [JSONValue], path: String, stored: Bool = false) throws(RPCError) -> [Attachment] {
+  public static func decode(_ list: [JSONValue], path: String, stored: Bool = false) throws(RPCError) -> [Attachment] {
     var out: [Attachment] = []
     for (i, v) in list.enumerated() {
       let a = try Params(v, path: "\(path)[\(i)]", allowed: names, stored: stored)
@@ -18,7 +18,7 @@ enum AttachmentShape {
     return out
   }
 
-  static func encode(_ list: [Attachment], _ o: inout [UInt8]) {
+  public static func encode(_ list: [Attachment], _ o: inout [UInt8]) {
     WireBytes.array(list, &o) { a, o in
       WireBytes.member(#"{"identifier":"#, a.identifier, &o)
       WireBytes.member(#","url":"#, a.url, &o)
@@ -29,7 +29,7 @@ enum AttachmentShape {
     }
   }
 
-  static let schema = DescribedSchema([
+  public static let schema = DescribedSchema([
     "identifier": .of("string", "UNNotificationAttachment.identifier."),
     "url": .of(
       "string",

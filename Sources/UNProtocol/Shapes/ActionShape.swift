@@ -4,10 +4,10 @@ import UNModel
 /// The action shape (UNNotificationAction; with `textInput`, a
 /// UNTextInputNotificationAction): read from the tree, written as bytes, and the
 /// OpenRPC properties of Action and TextInput.
-enum ActionShape {
-  static let names = schema.names
+public enum ActionShape {
+  public static let names = schema.names
 
-  static func decode(_ value: JSONValue, path: String, stored: Bool = false) throws(RPCError) -> Action {
+  public static func decode(_ value: JSONValue, path: String, stored: Bool = false) throws(RPCError) -> Action {
     let p = try Params(value, path: path, allowed: names, stored: stored)
     var textInput: TextInput?
     if let t = try p.object("textInput", allowed: textInputSchema.names) {
@@ -21,7 +21,7 @@ enum ActionShape {
   }
 
   /// `[action, ...]`.
-  static func encode(_ list: [Action], _ o: inout [UInt8]) {
+  public static func encode(_ list: [Action], _ o: inout [UInt8]) {
     WireBytes.array(list, &o) { a, o in
       WireBytes.member(#"{"identifier":"#, a.identifier, &o)
       WireBytes.member(#","title":"#, a.title, &o)
@@ -36,7 +36,7 @@ enum ActionShape {
     }
   }
 
-  static let schema = DescribedSchema(
+  public static let schema = DescribedSchema(
     [
       "identifier": .of(
         "string", ["minLength": .int(1)],
@@ -48,7 +48,7 @@ enum ActionShape {
       "textInput": .ref("TextInput"),
     ], fieldList: "options")
 
-  static let textInputSchema = DescribedSchema([
+  public static let textInputSchema = DescribedSchema([
     "buttonTitle": .of("string", #"Title of the send button (default "")."#),
     "placeholder": .of("string", #"Placeholder of the text field (default "")."#),
   ])

@@ -4,9 +4,9 @@ import UNModel
 /// The delivered-notification shapes: Notification (UNNotification), Response
 /// (UNNotificationResponse) and Group (a thread as Notification Center stacks it),
 /// written as bytes, and their OpenRPC properties.
-enum NotificationShape {
+public enum NotificationShape {
   /// A delivered notification with the actions as shown (phone unless given).
-  static func encode(_ n: DeliveredNotification, actions: [Action]? = nil, _ o: inout [UInt8]) {
+  public static func encode(_ n: DeliveredNotification, actions: [Action]? = nil, _ o: inout [UInt8]) {
     WireBytes.member(#"{"identifier":"#, n.identifier, &o)
     WireBytes.key(#","date":"#, &o)
     WireBytes.date(n.date, &o)
@@ -18,7 +18,7 @@ enum NotificationShape {
     o.append(UInt8(ascii: "}"))
   }
 
-  static func encode(_ r: NotificationResponse, _ o: inout [UInt8]) {
+  public static func encode(_ r: NotificationResponse, _ o: inout [UInt8]) {
     WireBytes.member(#"{"responseId":"#, r.responseId, &o)
     WireBytes.member(#","actionIdentifier":"#, r.actionIdentifier, &o)
     if let t = r.userText {
@@ -29,7 +29,7 @@ enum NotificationShape {
     o.append(UInt8(ascii: "}"))
   }
 
-  static func encode(_ g: DeliveredGroup, _ o: inout [UInt8]) {
+  public static func encode(_ g: DeliveredGroup, _ o: inout [UInt8]) {
     WireBytes.member(#"{"threadIdentifier":"#, g.threadIdentifier, &o)
     WireBytes.key(#","count":"#, &o)
     WireBytes.integer(g.count, &o)
@@ -39,7 +39,7 @@ enum NotificationShape {
     o.append(UInt8(ascii: "}"))
   }
 
-  static let schema = DescribedSchema([
+  public static let schema = DescribedSchema([
     "identifier": .of(
       "string", ["minLength": .int(1)],
       "A non-empty identifier, compared as its exact UTF-8 (case and Unicode spelling count); U+0000 is refused."),
@@ -56,7 +56,7 @@ enum NotificationShape {
       ])),
   ])
 
-  static let responseSchema = DescribedSchema([
+  public static let responseSchema = DescribedSchema([
     "responseId": .of("string", "Unique per daemon run: resp-1, resp-2, ..."),
     "actionIdentifier": .of(
       "string",
@@ -66,7 +66,7 @@ enum NotificationShape {
     "notification": .ref("Notification"),
   ])
 
-  static let groupSchema = DescribedSchema([
+  public static let groupSchema = DescribedSchema([
     "threadIdentifier": .of("string", #""" for the app's own group."#),
     "count": .of("integer", ["minimum": .int(1)]),
     "summary": .of(

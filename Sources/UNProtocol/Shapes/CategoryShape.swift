@@ -3,11 +3,11 @@ import UNModel
 
 /// The category shape (UNNotificationCategory): read from the tree, written as bytes,
 /// and its OpenRPC properties.
-enum CategoryShape {
-  static let names = schema.names
+public enum CategoryShape {
+  public static let names = schema.names
 
   /// `stored`: read back from the store (`Params.stored`).
-  static func decode(_ values: [JSONValue], path: String, stored: Bool = false) throws(RPCError) -> [Category] {
+  public static func decode(_ values: [JSONValue], path: String, stored: Bool = false) throws(RPCError) -> [Category] {
     var out: [Category] = []
     out.reserveCapacity(values.count)
     for (i, v) in values.enumerated() {
@@ -27,7 +27,7 @@ enum CategoryShape {
     return out
   }
 
-  static func encode(_ c: Category, _ o: inout [UInt8]) {
+  public static func encode(_ c: Category, _ o: inout [UInt8]) {
     WireBytes.member(#"{"identifier":"#, c.identifier, &o)
     WireBytes.key(#","actions":"#, &o)
     ActionShape.encode(c.actions, &o)
@@ -45,11 +45,11 @@ enum CategoryShape {
   }
 
   /// `[category, ...]`.
-  static func encode(_ list: [Category], _ o: inout [UInt8]) {
+  public static func encode(_ list: [Category], _ o: inout [UInt8]) {
     WireBytes.array(list, &o) { encode($0, &$1) }
   }
 
-  static let schema = DescribedSchema(
+  public static let schema = DescribedSchema(
     [
       "identifier": .of(
         "string", ["minLength": .int(1)],
@@ -65,5 +65,5 @@ enum CategoryShape {
       "options": .array(
         .oneOf(CategoryOption.allCases.map(\.rawValue)), unique: true,
         "UNNotificationCategoryOptions, order kept, no repeats (default [])."),
-    ], fieldList: DescribedSchemas.prose(["identifier", "actions", "intentIdentifiers", "options"]))
+    ], fieldList: DescribedSchema.prose(["identifier", "actions", "intentIdentifiers", "options"]))
 }

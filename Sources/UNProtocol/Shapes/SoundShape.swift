@@ -4,11 +4,11 @@ import UNModel
 /// The sound shape (SPEC §5): `"default"`, a sound file's name, or
 /// `{name?, critical, volume?}` for any other sound.  Read from the tree, written as
 /// bytes, and the object variant's OpenRPC properties.
-enum SoundShape {
-  static let names = schema.names
+public enum SoundShape {
+  public static let names = schema.names
 
   /// `content.sound` of `p`, or nil when absent or null.
-  static func decode(_ p: Params) throws(RPCError) -> Sound? {
+  public static func decode(_ p: Params) throws(RPCError) -> Sound? {
     switch p.value("sound") {
     case nil: return nil
     case .string(let s)?: return s == "default" ? .default : .named(s)
@@ -27,7 +27,7 @@ enum SoundShape {
 
   /// The string form for a plain sound (so outputs without critical sounds are
   /// unchanged), the object form otherwise.
-  static func encode(_ s: Sound, _ o: inout [UInt8]) {
+  public static func encode(_ s: Sound, _ o: inout [UInt8]) {
     guard !s.isPlain else { return WireBytes.string(s.wireName, &o) }
     o.append(UInt8(ascii: "{"))
     if let n = s.name {
@@ -43,7 +43,7 @@ enum SoundShape {
   }
 
   /// The properties of Sound's object variant.
-  static let schema = DescribedSchema([
+  public static let schema = DescribedSchema([
     "name": .of("string", "The sound file's name; absent = the default sound."),
     "critical": .of(
       "boolean",

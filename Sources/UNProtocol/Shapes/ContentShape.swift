@@ -8,25 +8,25 @@ import UNModel
 /// (`StateCodec.changedContent`) and the served OpenRPC document (`DescribedSchemas`) all
 /// read this table, so a new content field is one line here (and the model, the client
 /// and the APNs mapping when it has an `aps` key).
-enum ContentShape {
+public enum ContentShape {
   /// One field: its name, what kind of value it holds and its OpenRPC property schema.
-  struct Field: Sendable {
-    let name: StaticString
-    let kind: Kind
+  public struct Field: Sendable {
+    public let name: StaticString
+    public let kind: Kind
     /// Built only when the OpenRPC document is: a closure keeps `fields` a constant the
     /// compiler lays out statically, so the per-request loops read it without a lazy
     /// initialization check.
-    let schema: @Sendable () -> PropertySchema
+    public let schema: @Sendable () -> PropertySchema
     /// A text that identifies something (a category, a thread): U+0000 is refused in it
     /// (`Params.identifier`), where other texts keep it.
-    var identifier = false
+    public var identifier = false
     /// `name` as a `String`, for the tree and error paths.
-    var key: String { name.description }
+    public var key: String { name.description }
   }
 
   /// What a field holds, with its accessors; the kind decides the default, when it is
   /// written and how it is read.
-  enum Kind: Sendable {
+  public enum Kind: Sendable {
     /// Text that defaults to "" and is always on the wire (left out of rows when "").
     case text(@Sendable (Content) -> String, @Sendable (inout Content, String) -> Void)
     /// Text that defaults to absent: on the wire only when set.
@@ -41,7 +41,7 @@ enum ContentShape {
     case sound, userInfo, interruptionLevel, attachments
 
     /// Whether output always carries the field (the others only when set).
-    var alwaysWritten: Bool {
+    public var alwaysWritten: Bool {
       switch self {
       case .text, .integer, .score, .userInfo, .interruptionLevel: true
       case .optionalText, .optionalInteger, .sound, .attachments: false
@@ -49,7 +49,7 @@ enum ContentShape {
     }
   }
 
-  static let fields: [Field] = [
+  public static let fields: [Field] = [
     Field(name: "title", kind: .text({ $0.title }, { $0.title = $1 }), schema: { .of("string", #"Default ""."#) }),
     Field(
       name: "subtitle", kind: .text({ $0.subtitle }, { $0.subtitle = $1 }), schema: { .of("string", #"Default ""."#) }),
@@ -110,19 +110,19 @@ enum ContentShape {
   ]
 
   /// The OpenRPC `properties` of `Content` and the fields output always has.
-  static let schema = DescribedSchema(
+  public static let schema = DescribedSchema(
     properties: fields.map { JSONMember($0.key, $0.schema().value) },
-    fieldList: DescribedSchemas.prose(fields.filter(\.kind.alwaysWritten).map(\.key)))
+    fieldList: DescribedSchema.prose(fields.filter(\.kind.alwaysWritten).map(\.key)))
 
   /// The field names, for the tree decoder's unknown-field check.
-  static let names: [String] = fields.map(\.key)
+  public static let names: [String] = fields.map(\.key)
 
   /// `"name":` of each field, as bytes, for the byte writers.
-  static let quotedKeys: [[UInt8]] = fields.map { Array("\"\($0.key)\":".utf8) }
+  public static let quotedKeys: [[UInt8]] = fields.map { Array("\"\($0.key)\":".utf8) }
 
   /// The index of the field called `name`, for the pull reader.
   @inline(__always)
-  static func index(where matches: (StaticString) -> Bool) -> Int? {
+  public static func index(where matches: (StaticString) -> Bool) -> Int? {
     for i in fields.indices where matches(fields[i].name) { return i }
     return nil
   }

@@ -6,7 +6,7 @@ import UNModel
 extension ContentShape {
   /// The content object with every field, in `fields` order: the ones
   /// that default to absent only when set.
-  static func encode(_ c: Content, _ o: inout [UInt8]) {
+  public static func encode(_ c: Content, _ o: inout [UInt8]) {
     var first = true
     members(c, from: 0, first: &first, &o)
     o.append(UInt8(ascii: "}"))
@@ -15,7 +15,7 @@ extension ContentShape {
   /// The members of `content` from the field at `start` on; `first` opens the object.
   /// `changedOnly` leaves out the fields at their defaults too (the state rows, which
   /// `decode` reads back with the defaults filled in).
-  static func members(
+  public static func members(
     _ c: Content, from start: Int, changedOnly: Bool = false, first: inout Bool, _ o: inout [UInt8]
   ) {
     func name(_ i: Int) {

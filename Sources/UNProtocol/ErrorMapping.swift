@@ -2,8 +2,8 @@ import JSONRPC
 import UNModel
 
 /// The one place where domain errors become JSON-RPC errors (SPEC §4's table).
-enum ErrorMapping {
-  static func rpcError(_ error: UNError) -> RPCError {
+public enum ErrorMapping {
+  public static func rpcError(_ error: UNError) -> RPCError {
     switch error {
     case .invalidParams(let field, let problem):
       return .invalidParams(field: field, problem)

@@ -6,8 +6,8 @@ import UNModel
 /// trigger shapes, and its OpenRPC properties.  (Reading it is `scheduleLocal`'s params
 /// and `StateCodec.decodeRequest`: the same fields through `ContentShape` and
 /// `TriggerShape`.)
-enum RequestShape {
-  static func encode(
+public enum RequestShape {
+  public static func encode(
     _ r: NotificationRequest, nextTriggerDate: Instant? = nil, upcoming: [Instant]? = nil, _ o: inout [UInt8]
   ) {
     WireBytes.member(#"{"identifier":"#, r.identifier, &o)
@@ -27,11 +27,11 @@ enum RequestShape {
   }
 
   /// A pending request: the request with its next trigger date.
-  static func encode(_ p: PendingRequest, upcoming: [Instant]? = nil, _ o: inout [UInt8]) {
+  public static func encode(_ p: PendingRequest, upcoming: [Instant]? = nil, _ o: inout [UInt8]) {
     encode(p.request, nextTriggerDate: p.nextDate, upcoming: upcoming, &o)
   }
 
-  static let schema = DescribedSchema([
+  public static let schema = DescribedSchema([
     "identifier": .of(
       "string", ["minLength": .int(1)],
       "A non-empty identifier, compared as its exact UTF-8 (case and Unicode spelling count); U+0000 is refused."),

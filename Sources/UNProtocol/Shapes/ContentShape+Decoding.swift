@@ -8,7 +8,9 @@ extension ContentShape {
   /// A content object from the tree, read field by field as `fields` describes it; an
   /// absent or null field keeps its default.  `stored`: read back from the store
   /// (`Params.stored`).
-  static func decode(_ value: JSONValue?, path: String = "content", stored: Bool = false) throws(RPCError) -> Content {
+  public static func decode(_ value: JSONValue?, path: String = "content", stored: Bool = false) throws(RPCError)
+    -> Content
+  {
     guard let value else { throw RPCError.invalidParams(field: path, "required") }
     let p = try Params(value, path: path, allowed: names, stored: stored)
     var c = Content()
