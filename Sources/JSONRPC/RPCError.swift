@@ -44,8 +44,13 @@ public struct RPCError: Error, Sendable, Hashable {
     RPCError(code: .invalidRequest, message: "Invalid Request: \(detail)")
   }
 
-  public static func methodNotFound(_ method: String) -> RPCError {
-    RPCError(code: .methodNotFound, message: "Method not found: \(method)")
+  /// `-32601`; with a `suggestion` (the method a near-miss or a foreign name most likely
+  /// meant) the message asks "did you mean" and `data` names both.
+  public static func methodNotFound(_ method: String, suggestion: String? = nil) -> RPCError {
+    guard let suggestion else { return RPCError(code: .methodNotFound, message: "Method not found: \(method)") }
+    return RPCError(
+      code: .methodNotFound, message: "Method not found: \(method); did you mean '\(suggestion)'?",
+      data: .object(["method": .string(method), "suggestion": .string(suggestion)]))
   }
 
   /// `-32602` naming the offending field: `field` is a path such as `content.badge`

@@ -103,7 +103,9 @@ final class Dispatcher {
 
   private func run(_ request: Request, from client: ClientState) throws(RPCError) -> Reply {
     guard let method = MethodTable.method(named: request.method) else {
-      throw .methodNotFound(request.method)
+      // The hint is looked for only when it will be sent.
+      throw .methodNotFound(
+        request.method, suggestion: request.id.flatMap { _ in MethodTable.suggestion(for: request.method) })
     }
     if case .array? = request.params {
       throw .invalidParams(field: "params", "must be an object (by name), not an array")
