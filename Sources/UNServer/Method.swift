@@ -144,6 +144,10 @@ enum MethodTable {
     RegisterLocalizedStrings.self, GetLocalizedStrings.self, ReleaseApp.self,
   ]
 
+  /// The JSON-RPC world's protocol methods (LSP's `$/...`), apart from the API that `all`
+  /// lists and the OpenRPC document describes (proto-docs/README.md, "JSON-RPC").
+  static let protocolMethods: [any Method.Type] = [CancelRequest.self]
+
   static let byName: [String: any Method.Type] = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })
 
   /// The method called `name`.  The busiest are compared before the name is hashed: a
@@ -151,6 +155,7 @@ enum MethodTable {
   static func method(named name: String) -> (any Method.Type)? {
     if name == Ping.name { return Ping.self }
     if name == ListPending.name { return ListPending.self }
-    return byName[name]
+    if let method = byName[name] { return method }
+    return protocolMethods.first { $0.name == name }
   }
 }

@@ -58,7 +58,7 @@ extension MethodTable {
     }
     let lower = base.lowercased()
     var best: (name: String, distance: Int)?
-    for method in all {
+    for method in all + protocolMethods {
       let candidate = method.name.lowercased()
       let d = candidate == lower ? 0 : editDistance(lower, candidate, limit: 2)
       if d <= 2, d < base.count, best == nil || d < best!.distance { best = (method.name, d) }

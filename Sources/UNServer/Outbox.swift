@@ -70,7 +70,7 @@ final class Outbox {
       RPCEncoder.appendResult(id: id, to: &buffer) {
         ScheduleLocal.write(result, into: &$0, dates: dates, warnings: warningTexts)
       }
-    case .deferred, .copying: assertionFailure("a deferred answer is not encoded")
+    case .deferred, .copying, .cancelling: assertionFailure("a deferred answer is not encoded")
     }
   }
 

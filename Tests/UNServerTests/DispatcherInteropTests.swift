@@ -45,6 +45,33 @@ final class DispatcherInteropTests: XCTestCase {
     }
   }
 
+  func testCancelRequestNamesTheIdToCancel() {
+    guard case .cancelling(let id, let target)? = call("$/cancelRequest", #"{"id":7}"#, id: .string("c")) else {
+      return XCTFail("not a cancel: \(String(describing: call("$/cancelRequest", #"{"id":7}"#)))")
+    }
+    XCTAssertEqual(id, .string("c"))
+    XCTAssertEqual(target, .number("7"))
+    // As a notification it is still carried out; only its answer is left out.
+    guard case .cancelling(nil, .string("w"))? = call("$/cancelRequest", #"{"id":"w"}"#, id: nil) else {
+      return XCTFail("a cancel notification is not carried out")
+    }
+    XCTAssertEqual(error(call("$/cancelRequest", "{}"))?.data?["field"], .string("id"))
+    XCTAssertEqual(error(call("$/cancelRequest", #"{"id":true}"#))?.data?["field"], .string("id"))
+    XCTAssertNil(call("$/cancelRequest", "{}", id: nil))
+  }
+
+  func testUnknownDollarNotificationsAreIgnoredButRequestsAreRefused() {
+    XCTAssertNil(call("$/setTrace", #"{"value":"off"}"#, id: nil))
+    XCTAssertEqual(error(call("$/setTrace", #"{"value":"off"}"#))?.code, .methodNotFound)
+  }
+
+  func testRequestCancelledError() {
+    let e = RPCError.requestCancelled(.number("7"))
+    XCTAssertEqual(e.code.rawValue, -32800)
+    XCTAssertEqual(e.message, "Request cancelled: 7")
+    XCTAssertEqual(e.data, .object(["id": .int(7)]))
+  }
+
   func testNullAndEmptyArrayParamsRunWithDefaults() {
     for params in ["null", "[]"] {
       XCTAssertTrue(isResult(call("ping", params)), params)
