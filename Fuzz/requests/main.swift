@@ -69,6 +69,15 @@ private func check(_ answer: Dispatcher.Answer?, for entry: Incoming.Entry) {
     RPCEncoder.appendResult(id: i, encodedResult: bytes, to: &out)
   case .copying:
     fail("a request was left copying its attachments")
+  case .cancelling(let i, _):
+    // The server answers a cancel with an id once it has looked for the wait; a cancel
+    // notification is carried out without an answer.
+    guard let i else {
+      if case .request(let r) = entry, r.id == nil { return }
+      fail("a cancel of \(entry) lost its id")
+    }
+    id = i
+    RPCEncoder.appendResult(id: i, result: .object(["cancelled": .bool(false)]), to: &out)
   case .written(let i, let result):
     // Only the server's fast path answers so; written here as the outbox writes it.
     id = i

@@ -10,8 +10,10 @@
 /// - a non-empty array is a batch; each entry is validated on its own, and a
 ///   non-object entry → `-32600`, id null;
 /// - a request needs `"jsonrpc": "2.0"` exactly and a string `method`; `id`, when
-///   present, is a string, number or null; `params`, when present, is an object or an
-///   array (arrays pass so the server can answer `-32602` by name);
+///   present, is a string, number or null; `params`, when present, is an object, an
+///   array (arrays pass so the server can answer `-32602` by name) or null;
+/// - `params: null` and `params: []` mean no params, as an absent `params` does: client
+///   libraries send them for calls without params;
 /// - unknown or duplicated members, and response-shaped objects (`result`/`error`),
 ///   → `-32600`.
 ///
@@ -106,11 +108,22 @@ public enum RPCDecoder {
     guard case .string(let methodName) = method else { return invalid("'method' must be a string") }
     if let params {
       switch params {
-      case .object, .array: break
+      case .object, .array, .null: break
       default: return invalid("'params' must be an object or an array, got \(params.typeName)")
       }
     }
-    return .request(Request(id: id, method: methodName, params: params))
+    return .request(Request(id: id, method: methodName, params: params.flatMap(paramsValue)))
+  }
+
+  /// What a `params` member that is an object, an array or null stands for: nil (no
+  /// params) for `null` and `[]`, else the value itself.  Shared with the server's
+  /// envelope reader so that both read `params` alike.
+  public static func paramsValue(_ value: JSONValue) -> JSONValue? {
+    switch value {
+    case .null: nil
+    case .array(let elements) where elements.isEmpty: nil
+    default: value
+    }
   }
 
   /// The request id held by `value`, when it has an id's type.

@@ -8,6 +8,9 @@ public struct ErrorCode: RawRepresentable, Sendable, Hashable {
   public static let methodNotFound = ErrorCode(rawValue: -32601)
   public static let invalidParams = ErrorCode(rawValue: -32602)
   public static let internalError = ErrorCode(rawValue: -32603)
+  /// LSP's `RequestCancelled`: the request was cancelled by `$/cancelRequest` before it
+  /// was answered.
+  public static let requestCancelled = ErrorCode(rawValue: -32800)
 
   // MARK: uncenter application codes (SPEC §4)
   public static let noApp = ErrorCode(rawValue: -32000)
@@ -44,8 +47,20 @@ public struct RPCError: Error, Sendable, Hashable {
     RPCError(code: .invalidRequest, message: "Invalid Request: \(detail)")
   }
 
-  public static func methodNotFound(_ method: String) -> RPCError {
-    RPCError(code: .methodNotFound, message: "Method not found: \(method)")
+  /// `-32601`; with a `suggestion` (the method a near-miss or a foreign name most likely
+  /// meant) the message asks "did you mean" and `data` names both.
+  public static func methodNotFound(_ method: String, suggestion: String? = nil) -> RPCError {
+    guard let suggestion else { return RPCError(code: .methodNotFound, message: "Method not found: \(method)") }
+    return RPCError(
+      code: .methodNotFound, message: "Method not found: \(method); did you mean '\(suggestion)'?",
+      data: .object(["method": .string(method), "suggestion": .string(suggestion)]))
+  }
+
+  /// `-32800` for the request `id`, answered in its place once it was cancelled.
+  public static func requestCancelled(_ id: RequestID) -> RPCError {
+    RPCError(
+      code: .requestCancelled, message: "Request cancelled: \(String(decoding: id.json.encoded(), as: UTF8.self))",
+      data: .object(["id": id.json]))
   }
 
   /// `-32602` naming the offending field: `field` is a path such as `content.badge`

@@ -18,7 +18,8 @@ public enum RequestID: Sendable, Hashable {
 public struct Request: Sendable, Hashable {
   public var id: RequestID?
   public var method: String
-  /// The `params` member as sent (absent = nil). Arrays are refused by the server.
+  /// The `params` member as sent; nil when it is absent, `null` or `[]`.  Other arrays
+  /// are refused by the server.
   public var params: JSONValue?
 
   public init(id: RequestID?, method: String, params: JSONValue?) {

@@ -58,7 +58,7 @@ extension Center {
 }
 
 /// Levenshtein distance, giving up (returning limit + 1) once it must exceed `limit`.
-func editDistance(_ a: String, _ b: String, limit: Int) -> Int {
+public func editDistance(_ a: String, _ b: String, limit: Int) -> Int {
   let x = Array(a.unicodeScalars)
   let y = Array(b.unicodeScalars)
   if abs(x.count - y.count) > limit { return limit + 1 }

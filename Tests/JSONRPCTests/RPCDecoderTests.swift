@@ -34,6 +34,19 @@ final class RPCDecoderTests: XCTestCase {
     XCTAssertEqual(request(#"{"jsonrpc":"2.0","id":1,"method":"m","params":[1]}"#)?.params, .array([.int(1)]))
   }
 
+  /// `null` and `[]` are what several client libraries send for a call without params.
+  func testNullAndEmptyArrayParamsAreNoParams() {
+    for text in [
+      #"{"jsonrpc":"2.0","id":1,"method":"m","params":null}"#, #"{"jsonrpc":"2.0","id":1,"method":"m","params":[]}"#,
+      #"{"jsonrpc":"2.0","id":1,"method":"m","params":[ ]}"#,
+    ] {
+      XCTAssertEqual(request(text), Request(id: .number("1"), method: "m", params: nil), text)
+    }
+    XCTAssertEqual(
+      request(#"{"jsonrpc":"2.0","method":"m","params":null}"#), Request(id: nil, method: "m", params: nil))
+    XCTAssertEqual(request(#"{"jsonrpc":"2.0","id":1,"method":"m","params":[null]}"#)?.params, .array([.null]))
+  }
+
   func testNotification() {
     let note = request(#"{"jsonrpc":"2.0","method":"tick","params":{}}"#)
     XCTAssertEqual(note, Request(id: nil, method: "tick", params: .object([])))
@@ -103,7 +116,7 @@ final class RPCDecoderTests: XCTestCase {
   }
 
   func testParamsType() {
-    for bad in ["1", #""x""#, "null", "false"] {
+    for bad in ["1", #""x""#, "false"] {
       let message = invalid(#"{"jsonrpc":"2.0","id":9,"method":"m","params":\#(bad)}"#, id: .number("9"))
       XCTAssertEqual(message?.hasPrefix("Invalid Request: 'params' must be an object or an array"), true, bad)
     }

@@ -48,7 +48,9 @@ final class DispatcherTests: XCTestCase {
     XCTAssertEqual(id, .string("abc"))
     XCTAssertEqual(e.code, .methodNotFound)
     XCTAssertEqual(e.code.rawValue, -32601)
-    XCTAssertEqual(e.message, "Method not found: scheduleLocl")
+    // A near miss of a method's name gets a hint (DispatcherInteropTests has the rest).
+    XCTAssertEqual(e.message, "Method not found: scheduleLocl; did you mean 'scheduleLocal'?")
+    XCTAssertEqual(e.data?["suggestion"], .string("scheduleLocal"))
   }
 
   func testArrayParams() {

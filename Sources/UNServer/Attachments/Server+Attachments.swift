@@ -50,6 +50,9 @@ extension Server {
       // A batch is answered as one array, so a wait inside it cannot be left open:
       // it is answered at once with no event.
       case .deferred(let id, _)?: run.answers.append(.result(id, .object(["event": .null])))
+      case .cancelling(let id, let target)?:
+        let cancelled = router.watchers.cancelWait(target, of: client)
+        if let id { run.answers.append(.result(id, .object(["cancelled": .bool(cancelled)]))) }
       case .copying(let id, let job)?: return park(client, id: id, job: job, batch: run)
       case let answer?: run.answers.append(answer)
       }

@@ -47,6 +47,9 @@ final class Dispatcher {
     /// connection's later messages wait until then (`Server+Attachments.swift`).  Boxed
     /// as `Reply.copy` is.
     indirect case copying(RequestID?, AttachmentJob)
+    /// `$/cancelRequest` of the wait with the second id: the server cancels it and, for
+    /// a cancel sent with an id (the first), answers whether there was one.
+    case cancelling(RequestID?, RequestID)
   }
 
   func handle(_ entry: Incoming.Entry, from client: ClientState) -> Answer? {
@@ -66,6 +69,8 @@ final class Dispatcher {
       guard let id = request.id else {
         // A notification is still kept once its copies are made; it gets no answer.
         if case .copy(let job) = reply { return .copying(nil, job) }
+        // A cancel is carried out whether or not it asks for an answer.
+        if case .cancel(let target) = reply { return .cancelling(nil, target) }
         return nil
       }
       return answer(reply, id: id)
@@ -81,6 +86,7 @@ final class Dispatcher {
     case .bytes(let bytes): return .encoded(id, bytes)
     case .wait(let wait): return .deferred(id, wait)
     case .copy(let job): return .copying(id, job)
+    case .cancel(let target): return .cancelling(id, target)
     }
   }
 
@@ -104,7 +110,9 @@ final class Dispatcher {
 
   private func run(_ request: Request, from client: ClientState) throws(RPCError) -> Reply {
     guard let method = MethodTable.method(named: request.method) else {
-      throw .methodNotFound(request.method)
+      // The hint is looked for only when it will be sent.
+      throw .methodNotFound(
+        request.method, suggestion: request.id.flatMap { _ in MethodTable.suggestion(for: request.method) })
     }
     if case .array? = request.params {
       throw .invalidParams(field: "params", "must be an object (by name), not an array")

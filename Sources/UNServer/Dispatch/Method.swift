@@ -150,6 +150,10 @@ enum MethodTable {
   /// this name.
   typealias Fast = ScheduleLocal
 
+  /// The JSON-RPC world's protocol methods (LSP's `$/...`), apart from the API that `all`
+  /// lists and the OpenRPC document describes (proto-docs/README.md, "JSON-RPC").
+  static let protocolMethods: [any Method.Type] = [CancelRequest.self]
+
   static let byName: [String: any Method.Type] = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })
 
   /// The method called `name`.  The busiest are compared before the name is hashed: a
@@ -157,6 +161,7 @@ enum MethodTable {
   static func method(named name: String) -> (any Method.Type)? {
     if name == Ping.name { return Ping.self }
     if name == ListPending.name { return ListPending.self }
-    return byName[name]
+    if let method = byName[name] { return method }
+    return protocolMethods.first { $0.name == name }
   }
 }

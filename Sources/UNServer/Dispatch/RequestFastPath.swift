@@ -82,11 +82,12 @@ enum RequestFastPath: Equatable {
             call.id = envelope.id.take()
             return .scheduleLocal
           }
-          // An object or an array, as `RPCDecoder` requires; one level below the envelope.
-          guard let b = r.peek(), b == UInt8(ascii: "{") || b == UInt8(ascii: "["),
+          // An object, an array or null, as `RPCDecoder` requires; one level below the
+          // envelope.  Null and `[]` are no params, as there.
+          guard let b = r.peek(), b == UInt8(ascii: "{") || b == UInt8(ascii: "[") || b == UInt8(ascii: "n"),
             let value = r.value(maxDepth: maxDepth - 1)
           else { return .declined }
-          params = value
+          params = b == UInt8(ascii: "{") ? value : RPCDecoder.paramsValue(value)
         } else {
           guard envelope.read(name, &r) else { return .declined }
         }

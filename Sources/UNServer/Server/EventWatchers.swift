@@ -129,6 +129,21 @@ final class EventWatchers {
     }
   }
 
+  /// `$/cancelRequest`: `client`'s waits with `id` are answered at once with -32800 and
+  /// forgotten.  False when it has none (answered already, unknown, or another
+  /// connection's), which is not an error.
+  func cancelWait(_ id: RequestID, of client: ClientConnection) -> Bool {
+    let cancelled = waits.filter { $0.client === client && $0.id == id }
+    guard !cancelled.isEmpty else { return false }
+    waits.removeAll { $0.client === client && $0.id == id }
+    metrics.waits = waits.count
+    for wait in cancelled {
+      wait.timer.close()
+      outbox.queueAnswer(.error(id, .requestCancelled(id)), to: client)
+    }
+    return true
+  }
+
   /// Answers a wait with the matching event (or null on timeout) and forgets it.
   private func finish(_ wait: PendingWait, with event: JSONValue) {
     waits.removeAll { $0 === wait }

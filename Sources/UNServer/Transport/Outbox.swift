@@ -68,7 +68,7 @@ final class Outbox {
     case .encoded(let id, let bytes): RPCEncoder.appendResult(id: id, encodedResult: bytes, to: &buffer)
     case .written(let id, let result):
       RPCEncoder.appendResult(id: id, to: &buffer) { result.write(into: &$0, dates: dates, warnings: warningTexts) }
-    case .deferred, .copying: assertionFailure("a deferred answer is not encoded")
+    case .deferred, .copying, .cancelling: assertionFailure("a deferred answer is not encoded")
     }
   }
 

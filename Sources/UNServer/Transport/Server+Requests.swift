@@ -142,6 +142,9 @@ extension Server {
       router.watchers.startWait(wait, id: id, for: client)
     } else if case .copying(let id, let job) = answer {
       park(client, id: id, job: job, batch: nil)
+    } else if case .cancelling(let id, let target) = answer {
+      let cancelled = router.watchers.cancelWait(target, of: client)
+      if let id { outbox.queueAnswer(.result(id, .object(["cancelled": .bool(cancelled)])), to: client) }
     } else {
       outbox.queueAnswer(answer, to: client)
     }
