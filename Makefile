@@ -57,6 +57,8 @@ run: release
 # The shared example scenarios live beside the repository when it is checked out for CI.
 SHARED_SCENARIOS := $(wildcard ../shared/scenarios/*.json)
 
+# check-package-consumer.sh builds a new package that depends on a tagged clone of the
+# committed HEAD with `from: "0.1.0"` and runs it against the debug uncenterd (~15 s).
 # The suite runs the debug build; check-state-survives.sh checks that the release build
 # `make run` starts (and, in docker-check, the static one) keeps its state across kill -9.
 test: test-deps
@@ -64,6 +66,7 @@ test: test-deps
 	$(SWIFT) build --build-tests $(WERROR)
 	$(MAKE) --no-print-directory lint docker-check
 	scripts/check-openrpc.sh
+	scripts/check-package-consumer.sh .build/debug/uncenterd .build/debug/unctl
 	$(SWIFT) test --skip-build
 	$(SWIFT) build -c release $(WERROR)
 	scripts/check-state-survives.sh .build/release/uncenterd .build/release/unctl
