@@ -11,8 +11,9 @@ BUILD_PACKAGES := libuv1-dev libsqlite3-dev pkg-config libsystemd-dev
 # dbus-daemon, the D-Bus and GLib bindings python-dbusmock needs, dunst under Xvfb, and
 # dmenu (suckless-tools) for its action menu, imagemagick for the screenshot
 # (scripts/test-desktop.sh); headless Chromium for the `unctl run --html` report test;
-# a font with Arabic, Polish and Italian glyphs for both.
-TEST_PACKAGES := systemd python3-venv dbus-daemon python3-dbus python3-gi dunst suckless-tools xvfb imagemagick chromium fonts-dejavu-core
+# a font with Arabic, Polish and Italian glyphs for both; tsc (node-typescript) compiles
+# the TypeScript client generated from the OpenRPC document (scripts/check-openrpc.sh).
+TEST_PACKAGES := systemd python3-venv dbus-daemon python3-dbus python3-gi dunst suckless-tools xvfb imagemagick chromium fonts-dejavu-core node-typescript
 ARGS ?=
 # `make test` treats compiler warnings as errors: a clean build prints none.
 WERROR := -Xswiftc -warnings-as-errors
@@ -56,12 +57,16 @@ run: release
 # The shared example scenarios live beside the repository when it is checked out for CI.
 SHARED_SCENARIOS := $(wildcard ../shared/scenarios/*.json)
 
+# check-package-consumer.sh builds a new package that depends on a tagged clone of the
+# committed HEAD with `from: "0.1.0"` and runs it against the debug uncenterd (~15 s).
 # The suite runs the debug build; check-state-survives.sh checks that the release build
 # `make run` starts (and, in docker-check, the static one) keeps its state across kill -9.
 test: test-deps
 	scripts/test-install-deps.sh
 	$(SWIFT) build --build-tests $(WERROR)
 	$(MAKE) --no-print-directory lint docker-check
+	scripts/check-openrpc.sh
+	scripts/check-package-consumer.sh .build/debug/uncenterd .build/debug/unctl
 	$(SWIFT) test --skip-build
 	$(SWIFT) build -c release $(WERROR)
 	scripts/check-state-survives.sh .build/release/uncenterd .build/release/unctl
@@ -95,6 +100,8 @@ bench-json: deps
 	.build/release/JSONBench
 
 # proto-docs/openrpc.json is the source; the daemon serves a compiled-in copy.
+# scripts/check-openrpc.sh (in `make test`) validates it against the official OpenRPC
+# meta-schema and compiles a TypeScript client generated from it.
 openrpc:
 	python3 scripts/gen-openrpc-swift.py proto-docs/openrpc.json Sources/UNServer/OpenRPCDocument.swift
 

@@ -2,9 +2,11 @@
 // uncenter: a UserNotifications-style notification daemon for Linux.
 import PackageDescription
 
-/// Release builds of the request path skip the runtime exclusivity checks (debug builds
-/// and the test suite keep them): they cost several percent of every request, and
-/// the loop-confined design has no concurrent access for them to catch.
+/// Release builds of the daemon's own request path skip the runtime exclusivity checks
+/// (debug builds and the test suite keep them): the loop-confined design has no
+/// concurrent access for them to catch.  Only daemon targets carry it: SwiftPM refuses
+/// unsafe flags in a package depended on by version, so JSONRPC, UNEndpoint and the
+/// client libraries must build without them (BENCHMARKS.md has what that costs).
 let hotPath: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
 
 let package = Package(
@@ -34,8 +36,9 @@ let package = Package(
     // The per-thread file-system identity calls (setfsuid, setfsgid, setgroups) that read
     // a client's attachment as that client: headers only, nothing to link.
     .systemLibrary(name: "CFileIdentity", path: "Sources/CFileIdentity"),
-    // Pure: the byte-level JSON codec, JSON-RPC 2.0 messages, errors and framers.
-    .target(name: "JSONRPC", swiftSettings: hotPath),
+    // Pure: the byte-level JSON codec, JSON-RPC 2.0 messages, errors and framers.  No
+    // unsafe flags: the client libraries depend on it.
+    .target(name: "JSONRPC"),
     // Where the daemon listens and its clients connect: shared by uncenterd, unctl and the client.
     .target(name: "UNEndpoint"),
     // Pure domain: categories, content, triggers, the Center state machine, clocks.

@@ -45,8 +45,11 @@ for place, shaped, listing in DESCRIBED:
     for step in place.split("/"):
         schema = schema[int(step)] if isinstance(schema, list) else schema[step]
     if shaped:
-        # The daemon puts the properties back right after "type".
-        assert list(schema)[:2] == ["type", "properties"], f"{place}: properties must follow type"
+        # The daemon puts the properties back right after "type" (a "title" may come first).
+        keys = list(schema)
+        assert "type" in keys and keys[keys.index("type") + 1 : keys.index("type") + 2] == ["properties"], (
+            f"{place}: properties must follow type"
+        )
         # The list in the description names the shape's own fields (aps.alert: content's).
         fields = list(schema.pop("properties"))
     else:

@@ -43,6 +43,34 @@ final class OpenRPCTests: XCTestCase {
     }
   }
 
+  /// OpenRPC: "All optional params MUST be positioned after all required params".  Params
+  /// are read by name, so the order is the document's form only, not the wire's.
+  func testOptionalParamsFollowRequiredOnes() {
+    for method in documentedMethods {
+      let required = (method["params"]?.arrayValue ?? []).map { $0["required"] == .bool(true) }
+      XCTAssertEqual(
+        required, required.sorted { $0 && !$1 },
+        "\(method["name"]?.stringValue ?? "?"): optional params before required ones: \(documentedParams(method))")
+    }
+  }
+
+  /// Generators name a type after its schema's title; without one they invent names.
+  func testEveryComponentSchemaHasATitle() {
+    guard case .object(let schemas)? = document["components"]?["schemas"] else { return XCTFail("no schemas") }
+    let untitled = schemas.filter { $0.value["title"]?.stringValue == nil }.map(\.name)
+    XCTAssertEqual(untitled, [], "component schemas without a title")
+  }
+
+  /// The meta-schema's Error Object has code, message and data only.
+  func testErrorObjectsHaveOnlyErrorMembers() {
+    guard case .object(let errors)? = document["components"]?["errors"] else { return XCTFail("no errors") }
+    for error in errors {
+      guard case .object(let members) = error.value else { continue }
+      let extra = members.map(\.name).filter { !["code", "message", "data"].contains($0) }
+      XCTAssertEqual(extra, [], "components.errors.\(error.name) has members an Error Object does not allow")
+    }
+  }
+
   // MARK: the compiled-in copy
 
   func testCompiledDocumentIsTheFile() throws {
