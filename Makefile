@@ -48,8 +48,9 @@ build: deps
 release: deps
 	$(SWIFT) build -c release
 
-# --desktop auto: a person trying it on a desktop sees the banners (SPEC §10); without a
-# session bus it is off, with one info line.  A later --desktop in ARGS wins.
+# --desktop auto: a person trying it on a desktop sees the banners (README.md, "On the
+# desktop"); without a session bus it is off, with one info line.  A later --desktop in
+# ARGS wins.
 run: release
 	.build/release/uncenterd --desktop auto $(ARGS)
 

@@ -71,7 +71,7 @@ open class UNNotificationContent: NSObject, NSCopying, NSMutableCopying, @unchec
 
   // MARK: wire shape
 
-  /// The daemon's `Content` shape (SPEC §5), fields in its order.
+  /// The daemon's `Content` shape (proto-docs/README.md, "Shapes"), fields in its order.
   public var wireValue: JSONValue {
     let f = fields
     var m: [JSONMember] = [

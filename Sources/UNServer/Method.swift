@@ -84,7 +84,7 @@ struct Call {
   }
 
   /// The app a call is about: its `app` param, else the app this connection's hello named.
-  /// The caller must be allowed to touch it (SPEC §9).
+  /// The caller must be allowed to touch it (proto-docs/README.md, "Apps and their owners").
   func app(_ p: Params) throws(RPCError) -> String {
     try app(named: p.identifier("app"))
   }
