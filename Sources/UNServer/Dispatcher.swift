@@ -87,7 +87,7 @@ final class Dispatcher {
   /// A `scheduleLocal` the fast path decoded: run as `ScheduleLocal.handle` would.  The
   /// answer is for the caller to send only when the call has an id (a notification gets
   /// none): not an optional, which the server destroyed through the generic value
-  /// witnesses (about 160 instructions a request).
+  /// witnesses on every request (see BENCHMARKS.md).
   func handle(_ fast: ScheduleLocalCall, from client: ClientState) -> Answer {
     metrics.requests += 1
     let call = Call(params: nil, client: client, dispatcher: self, kind: ScheduleLocal.kind)
