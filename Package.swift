@@ -50,7 +50,7 @@ let package = Package(
     .target(name: "UNStore", dependencies: ["CSQLite"]),
     // The libuv event loop: loop, pipe server, stream connections, timers, signals.
     .target(name: "UVLoop", dependencies: ["CLibUV"]),
-    // The desktop bridge: the center's banners on org.freedesktop.Notifications (SPEC §10).
+    // The desktop bridge: the center's banners on org.freedesktop.Notifications.
     .target(name: "UNDesktop", dependencies: ["UNModel", "UVLoop", "CSystemd"]),
     // Wiring: method table, sessions, callbacks, configuration, the daemon.
     .target(

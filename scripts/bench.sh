@@ -191,12 +191,11 @@ fi
 # ---- 2. 1M pending: listPending latency, then schedule throughput; a fresh daemon ------
 # Each run of the ratio starts just after 768 MiB were freed.  On a virtual
 # machine with free page reporting (virtio-balloon) freed memory is given back to the host
-# (here ~19 MB/s, /sys/module/page_reporting), and a page the host must provide again costs
-# several µs when first touched: a run that happens to follow a server's exit grows into
-# its memory for free, and one that does not pays for every page.  A 768 MiB allocation
-# touched and freed just before each run makes the two alike: by hand, 1M-pending against
-# fresh was 661k/693k, 661k/721k and 683k/744k rps that way, against 0.74× in a run where
-# only the fresh daemon followed an exit.
+# (/sys/module/page_reporting), and a page the host must provide again is slow to touch
+# the first time: a run that happens to follow a server's exit grows into its memory for
+# free, and one that does not pays for every page.  A 768 MiB allocation touched and freed
+# just before each run makes the two alike (the runs that showed it: BENCHMARKS.md, "Why
+# the hot path is shaped as it is").
 warm_memory() { python3 -c 'bytes([1]) * (768 << 20)'; }
 say "$BIG pending: prefill, listPending latency ($LIST_N calls), schedule 16x64 ${SECS}s"
 if start_daemon big; then

@@ -9,7 +9,7 @@
 #     (the first argument, default .build/debug/uncenterd); nothing is installed.
 #  2. the same for the user units in systemd/user/ (`systemd-analyze --user verify`, with a
 #     temporary XDG_RUNTIME_DIR: no user manager is needed), which must listen on
-#     %t/uncenterd.sock and run with --desktop auto (SPEC §10).
+#     %t/uncenterd.sock and run with --desktop auto (README.md, "On the desktop").
 #  3. `systemd-analyze security --offline=true` of uncenterd.service: the "Overall
 #     exposure level" must be at most 2.0.
 #

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# The desktop tests (SPEC §10), run by `make test`: uncenterd with --desktop against
-# python-dbusmock's notification_daemon on a private dbus-daemon (Tests/Desktop/
-# test_desktop.py), then against dunst under Xvfb (test_dunst.py).  Each prints a line
-# per test and `N passed, N failed`; the exit status is non-zero when one failed.
-# UPDATE_SCREENSHOT=1 writes the dunst screenshot to docs/desktop-dunst.png.
+# The desktop tests (proto-docs/README.md, "Desktop: org.freedesktop.Notifications"),
+# run by `make test`: uncenterd with --desktop against python-dbusmock's
+# notification_daemon on a private dbus-daemon (Tests/Desktop/test_desktop.py), then
+# against dunst under Xvfb (test_dunst.py).  Each prints a line per test and `N passed,
+# N failed`; the exit status is non-zero when one failed.  UPDATE_SCREENSHOT=1 writes the
+# dunst screenshot to docs/desktop-dunst.png.
 #
 # usage: scripts/test-desktop.sh [UNCENTERD]   (default .build/debug/uncenterd)
 set -euo pipefail

@@ -1,10 +1,10 @@
-/// Bytes written with plain copies into an array it owns, for answers built from many
-/// small pieces (`listPending` writes about twenty per request listed).  Appending to an
-/// `[UInt8]` costs a uniqueness check, a capacity check and a generic copy per piece
-/// (about 100 instructions); here a piece is a bounds check and a copy.  The array is
-/// made with its whole capacity counted (bytes need no initialising), written through a
-/// pointer, and cut to what was written at the end, so `finish` hands it out without
-/// copying the answer again (a page of twenty requests is about 8 KiB).
+/// Bytes written with plain copies into an array it owns, for answers built from many small
+/// pieces (`listPending` writes about twenty per request listed).  Appending to an
+/// `[UInt8]` costs a uniqueness check, a capacity check and a generic copy per piece, more
+/// than a small piece's bytes (see BENCHMARKS.md); here a piece is a bounds check and a
+/// copy.  The array is made with its whole capacity counted (bytes need no initialising),
+/// written through a pointer, and cut to what was written at the end, so `finish` hands it
+/// out without copying the answer again (a page of twenty requests is about 8 KiB).
 ///
 /// Not copyable: the array has one owner, so it stays unique and its elements stay where
 /// the pointer says while the writer lives; it is only replaced when it grows.

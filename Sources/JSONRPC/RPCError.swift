@@ -12,7 +12,7 @@ public struct ErrorCode: RawRepresentable, Sendable, Hashable {
   /// was answered.
   public static let requestCancelled = ErrorCode(rawValue: -32800)
 
-  // MARK: uncenter application codes (SPEC §4)
+  // MARK: uncenter application codes (proto-docs/README.md, "Errors")
   public static let noApp = ErrorCode(rawValue: -32000)
   public static let accessDenied = ErrorCode(rawValue: -32001)
   public static let notFound = ErrorCode(rawValue: -32003)
@@ -76,7 +76,7 @@ public struct RPCError: Error, Sendable, Hashable {
     RPCError(code: .internalError, message: "Internal error: \(detail)")
   }
 
-  /// An application error with `data.reason` set to the error's name (SPEC §4).
+  /// An application error with `data.reason` set to the error's name.
   public static func application(
     _ code: ErrorCode, reason: String, _ message: String, extra: [JSONMember] = []
   ) -> RPCError {

@@ -1,4 +1,4 @@
-/// Option sets with Apple's names; each knows its wire name (SPEC §5).
+/// Option sets with Apple's names; each knows its wire name (proto-docs/README.md, "Shapes").
 protocol WireOptionSet: OptionSet, Sendable, Hashable where RawValue == UInt, Element == Self {
   static var wireNames: [(Self, String)] { get }
 }

@@ -37,7 +37,8 @@ public enum UNCenterError: Error, Sendable, Hashable, CustomStringConvertible {
   }
 }
 
-/// The application error codes of the daemon (SPEC §4), as `UNError.Code` is on iOS.
+/// The application error codes of the daemon (proto-docs/README.md, "Errors"), as
+/// `UNError.Code` is on iOS.
 public enum UNErrorCode {
   public static let invalidParams = -32602
   public static let noApp = -32000

@@ -108,7 +108,7 @@ public final class UNUserNotificationCenter: @unchecked Sendable {
   /// The warnings of the last `add` (for example an unregistered category).
   public var lastWarnings: [String] { link.withLock { $0.warnings } }
 
-  /// Content extensions are served (SPEC §7).
+  /// Content extensions are served (proto-docs/README.md, "Content extension flow").
   public var supportsContentExtensions: Bool { true }
 
   /// Receives `willPresent`, `didReceive` and `openSettingsFor`; held weakly, as on iOS,

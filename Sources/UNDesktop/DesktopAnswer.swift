@@ -17,8 +17,8 @@ public enum DesktopSignal: Sendable, Hashable {
   }
 }
 
-/// A signal turned into the `respond` a person at the desktop made (SPEC §10): the
-/// usual rules then apply in the center.
+/// A signal turned into the `respond` a person at the desktop made: the usual rules
+/// then apply in the center (proto-docs/README.md, "Desktop: org.freedesktop.Notifications").
 public struct DesktopAnswer: Sendable, Hashable {
   public var app: String
   public var identifier: String
@@ -52,7 +52,7 @@ public struct DesktopAnswer: Sendable, Hashable {
   }
 }
 
-/// `stats.desktop` (SPEC §10).
+/// `stats.desktop` (proto-docs/README.md, "stats").
 public struct DesktopCounters: Sendable, Hashable {
   /// A notification server answered `GetCapabilities` and has not gone away since.
   public var connected = false

@@ -2,9 +2,10 @@ import UNModel
 import UVLoop
 
 /// Shows the center's banners on the desktop's notification server and turns the
-/// person's answers there into `respond`s (SPEC §10).
+/// person's answers there into `respond`s (proto-docs/README.md,
+/// "Desktop: org.freedesktop.Notifications").
 ///
-/// A consumer of the center's effects, like a connection (DESIGN habit 14): the server
+/// A consumer of the center's effects, like a connection: the server
 /// hands it every effect it routes; it reads the delivered list only through `lookup`,
 /// and answers only through `onAnswer`.  The center does not know it exists.
 ///
@@ -51,7 +52,7 @@ public final class DesktopBridge {
   var bannerPresent: DeliveredNotification?
   /// The last `presented` (app, identifier): its `delivered` event is not a background delivery.
   var lastPresented: (app: String, identifier: String)?
-  /// One warning per outage (SPEC §10): set when warned, cleared when connected.
+  /// One warning per outage, not one per failed call: set when warned, cleared when connected.
   var warned = false
   var retryTimer: LoopTimer?
   var stopped = false

@@ -2,7 +2,8 @@ import UNModel
 
 /// The arguments of one `org.freedesktop.Notifications.Notify` call (Desktop
 /// Notifications Specification 1.2), worked out from a delivered notification with no
-/// D-Bus in sight, so every rule of SPEC §10 is a plain unit test.
+/// D-Bus in sight, so every rule of proto-docs/README.md's
+/// "Desktop: org.freedesktop.Notifications" is a plain unit test.
 public struct NotifyArguments: Sendable, Hashable {
   /// A hint's value, typed as the specification types it.
   public enum Hint: Sendable, Hashable {
@@ -44,7 +45,7 @@ public struct NotifyArguments: Sendable, Hashable {
     !content.title.isEmpty || !content.subtitle.isEmpty || !content.body.isEmpty
   }
 
-  /// SPEC §10's `Notify` arguments for `notification` of `app`, shown by a server with
+  /// The `Notify` arguments for `notification` of `app`, shown by a server with
   /// `capabilities`, replacing the server's notification `replacesId` (0: a new one).
   public init(
     app: String, notification: DeliveredNotification, capabilities: Set<String>, replacesId: UInt32

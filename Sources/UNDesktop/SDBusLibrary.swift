@@ -22,7 +22,8 @@ final class SDBusLibrary {
   deinit { table.deallocate() }
 }
 
-/// What went wrong on the desktop side: never fatal for the daemon (SPEC §10).
+/// What went wrong on the desktop side; never fatal for the daemon, which goes on
+/// without banners and tries again later.
 public enum DesktopError: Error, CustomStringConvertible, Sendable {
   case library(String)
   case bus(operation: String, errno: Int32)

@@ -3,8 +3,9 @@ public enum AuthorizationStatus: String, Sendable, CaseIterable {
   case notDetermined, denied, authorized, provisional, ephemeral
 }
 
-/// Everything one app owns (SPEC §5): categories, pending and delivered notifications,
-/// badge, authorization, foreground state and the responses waiting for a connection.
+/// Everything one app owns (proto-docs/README.md, "The rules"): categories, pending and
+/// delivered notifications, badge, authorization, foreground state and the responses
+/// waiting for a connection.
 ///
 /// Durable by construction: every durable field records its change in the center's
 /// `ChangeJournal` when it is set (an observer), and the keyed collections — pending and
@@ -57,7 +58,8 @@ public final class AppState {
   public var nextAnswer: Bool? {
     didSet { journal?.app(appId) }
   }
-  /// The uid that first bound the app (SPEC §9); others are refused access.
+  /// The uid that first bound the app; others are refused access (proto-docs/README.md,
+  /// "Apps and their owners").
   public var owner: UInt32? {
     didSet { journal?.app(appId) }
   }

@@ -1,9 +1,9 @@
-/// A request to schedule whose inline content texts may be UTF-8 borrowed from the
-/// bytes it was read from (the message that carried it) instead of `String`s of their
-/// own.  `Center.schedule` copies those bytes straight into the pending record: building
-/// the strings, copying them into the record and freeing them again cost about a tenth
-/// of a `scheduleLocal`.  It builds a `NotificationRequest` only when it needs one (a
-/// request without a trigger, delivered at once).
+/// A request to schedule whose inline content texts may be UTF-8 borrowed from the bytes it
+/// was read from (the message that carried it) instead of `String`s of their own.
+/// `Center.schedule` copies those bytes straight into the pending record: building the
+/// strings, copying them into the record and freeing them again was a large share of a
+/// `scheduleLocal` (see BENCHMARKS.md).  It builds a `NotificationRequest` only when it
+/// needs one (a request without a trigger, delivered at once).
 ///
 /// The borrowed bytes must stay valid and unchanged while this value is used: it is
 /// filled and scheduled while the message is at hand.  A value kept longer (the server

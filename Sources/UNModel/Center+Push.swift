@@ -1,5 +1,6 @@
 extension Center {
-  /// `pushRemote`: delivers an APNs payload at once, like `xcrun simctl push` (SPEC §7).
+  /// `pushRemote`: delivers an APNs payload at once, like `xcrun simctl push`
+  /// (proto-docs/README.md, "Remote payloads").
   /// A silent push reaches the app's connections as `remote`; a mutable one with an
   /// alert goes to a connected service extension first.  Returns whether the notification
   /// was delivered now.

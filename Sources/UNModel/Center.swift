@@ -1,4 +1,4 @@
-/// Limits and modes the center enforces (SPEC §5 rule 10).
+/// Limits and modes the center enforces (proto-docs/README.md, "Limits").
 public struct CenterConfiguration: Sendable {
   public var maxPendingPerApp = 10_000
   public var maxCategoriesPerApp = 1_000

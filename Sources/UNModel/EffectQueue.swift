@@ -1,7 +1,7 @@
 /// The center's effects in the order they must be executed: appended by the model, and
 /// moved out one at a time by the server.  An array was copied element by element when
-/// the server walked it, and emptied through a generic `replaceSubrange` afterwards: a
-/// few hundred instructions for the one event of every `scheduleLocal`.
+/// the server walked it, and emptied through a generic `replaceSubrange` afterwards, for
+/// the one event of every `scheduleLocal` (see BENCHMARKS.md).
 ///
 /// Not thread-safe: it belongs to the center, on the loop thread.
 public final class EffectQueue {
@@ -37,7 +37,7 @@ public final class EffectQueue {
 
   /// The oldest effect, moved out; one must wait.  Not an optional, for the server's
   /// loop over `count` effects: it destroyed the emptied `Optional<Effect>` through the
-  /// runtime's generic value witnesses (about 150 instructions an effect).
+  /// runtime's generic value witnesses, once per effect (see BENCHMARKS.md).
   public func removeFirst() -> Effect {
     precondition(head < end, "no effect waits")
     let effect = (base + head).move()

@@ -1,8 +1,9 @@
-/// What observers see (SPEC §6): one record per state change, numbered in order.
+/// What observers see (proto-docs/README.md, "Events"): one record per state change,
+/// numbered in order.
 public struct Event: Sendable, Hashable {
   public enum Kind: String, Sendable, CaseIterable {
     case scheduled, replaced, fired, presented, delivered, dropped, responded, expired, removed, authorization
-    // Remote payloads and extensions (SPEC §7).
+    // Remote payloads and extensions.
     case pushed, remote, modifying, modified, expanded, collapsed, interaction, extensionResponse
     /// A notification without alert text played its sound (nothing was shown).
     case soundPlayed

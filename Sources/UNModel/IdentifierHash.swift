@@ -4,7 +4,7 @@
 /// The same function as `Hasher` computes (SipHash-1-3, random key), so clients still
 /// cannot choose identifiers that collide; written out for bytes alone, without
 /// `Hasher`'s buffering, its seeding per instance and its calls into the runtime, it
-/// costs about half as much for an identifier of twenty bytes.
+/// costs much less for a short identifier (see BENCHMARKS.md).
 enum IdentifierHash {
   /// The process's key.
   private static let key: (UInt64, UInt64) = {

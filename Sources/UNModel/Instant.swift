@@ -44,7 +44,7 @@ extension Instant {
   /// Calls `body` with the RFC 3339 text, formatted into 24 bytes on the stack: this runs
   /// for every date in every answer and log line.  Not generic: a generic one is not
   /// specialised for callers in other modules, and its `withUnsafeMutableBytes` then ran
-  /// unspecialised too (about 550 instructions a date).
+  /// unspecialised too, for every date (see BENCHMARKS.md).
   public func withRFC3339(_ body: (UnsafeRawBufferPointer) -> Void) {
     var days = milliseconds / 86_400_000
     var rem = milliseconds % 86_400_000
@@ -59,7 +59,7 @@ extension Instant {
     var text: (UInt64, UInt64, UInt64) = (0, 0, 0)
     withUnsafeMutableBytes(of: &text) { buffer in
       // Two digits at a time from a table: a division per digit pair instead of per
-      // digit (a date used to cost about 600 instructions, a tenth of `listPending`).
+      // digit: every listed request has a date (see BENCHMARKS.md).
       let pairs = Self.digitPairs.utf8Start
       func put2(_ value: Int64, at offset: Int) {
         let v = Int(truncatingIfNeeded: value) &* 2

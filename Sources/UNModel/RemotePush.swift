@@ -1,4 +1,5 @@
-/// An APNs payload already mapped to content by the server (SPEC §7).
+/// An APNs payload already mapped to content by the server (proto-docs/README.md,
+/// "Remote payloads").
 public struct RemotePush: Sendable, Hashable {
   public var content: Content
   /// The whole payload, as received (it is also the content's `userInfo`).

@@ -1,7 +1,8 @@
 import JSONRPC
 import UNModel
 
-/// The one place where domain errors become JSON-RPC errors (SPEC §4's table).
+/// The one place where domain errors become JSON-RPC errors (the table in
+/// proto-docs/README.md, "Errors").
 public enum ErrorMapping {
   public static func rpcError(_ error: UNError) -> RPCError {
     switch error {

@@ -6,9 +6,9 @@ import Foundation
 /// taken from free memory; the writer's connection still holds the same pages in its own
 /// cache (64 MiB), which is where SQLite reads them from.  Pages given back are what the
 /// next pass's writes reuse: on a virtual machine whose free memory goes back to the host
-/// (free page reporting), a page the host must provide again costs ~8 µs more.  Under
-/// `--state` `schedule` 16×64 the checkpointer's copies into new pages were 7.5 % of the
-/// daemon's samples, and 1.2 % with the pages given back.
+/// (free page reporting), a page the host must provide again is slow to touch: the
+/// checkpointer's copies into new pages were a visible share of a durable daemon's time
+/// under load, and much less with the pages given back (see BENCHMARKS.md).
 ///
 /// A pass syncs the database after copying (`synchronous=NORMAL` or `FULL`), so the
 /// pages are clean and Linux drops them; a page still dirty is only written back, never

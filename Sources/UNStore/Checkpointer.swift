@@ -4,9 +4,9 @@ import Synchronization
 
 /// Copies the write-ahead log back into the database (a checkpoint) on a thread and a
 /// connection of its own, while the store's writer goes on committing: a checkpoint syncs
-/// the log, copies its pages and syncs the database, ~7 ms per 1,000 pages here, during
+/// the log, copies its pages and syncs the database, which takes milliseconds, during
 /// which a checkpoint on the writer's own connection held back every commit, and so every
-/// answer waiting for one.
+/// answer waiting for one (see BENCHMARKS.md).
 ///
 /// Passive: a pass copies the frames committed when it starts and never waits for the
 /// writer.  The log starts again from its beginning only when a pass has copied all of
@@ -56,7 +56,7 @@ final class Checkpointer: Sendable {
   /// writer's next commit then starts the log again.  Returns false, having done nothing,
   /// when a pass is in progress and `wait` is false: the writer goes on committing, and
   /// tries again after its next commit, when the pass has copied most of what it would
-  /// copy (waiting for it held back every commit for up to a whole pass, ~7 ms).
+  /// copy (waiting for it held back every commit for up to a whole pass).
   func catchUp(_ writerDB: OpaquePointer?, wait: Bool) -> Bool {
     if wait {
       connection.withLock { _ in Self.copyRest(writerDB) }

@@ -7,8 +7,9 @@ extension SQLiteStore {
     public var checkpointPages = 1000
     /// ... and the writer finishes the copy itself once the log has grown past this many,
     /// between two commits, as soon as no pass is in progress.  Each catch-up holds back
-    /// the commits while it copies what is left and syncs both files (~5 ms here): at
-    /// 2,000 pages that was 20 times a second under load, a fifth of the writer's time.
+    /// the commits while it copies what is left and syncs both files: with a low
+    /// threshold that happened so often under load that it took a large part of the
+    /// writer's time (see BENCHMARKS.md).
     public var catchUpPages = 8000
     /// Past this many, the writer waits for a pass in progress rather than let the log
     /// grow further: the bound of the log (~64 MiB at the defaults).

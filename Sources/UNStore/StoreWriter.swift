@@ -79,7 +79,8 @@ public final class StoreWriter: Sendable {
   /// An empty list whose buffers a committed batch used, or nil when none is spare.
   /// A batch written into fresh buffers page-faulted on most of its bytes: the buffer
   /// freed after each commit went back to the system, and each new one came back as
-  /// zeroed pages, ~12 % of the loop's time under `--state` load.
+  /// zeroed pages, a visible share of the loop's time under `--state` load (see
+  /// BENCHMARKS.md).
   public func spareList() -> RowBuffer? {
     shared.withLock { $0.spares.popLast() }
   }

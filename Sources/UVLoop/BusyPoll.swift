@@ -6,7 +6,7 @@ import CLibUV
 /// A client that sends its next request as soon as it has read an answer (one call at a
 /// time, as most clients of a notification center do) otherwise finds the loop asleep in
 /// `epoll_wait` every time, and each request pays for waking the thread, which on a
-/// virtual machine is most of the round trip: ~100 µs of a ping's, here.  Polling on for
+/// virtual machine is most of the round trip (see BENCHMARKS.md).  Polling on for
 /// `window` nanoseconds after the last work catches the next request awake, at the cost
 /// of at most that much CPU time per burst of work.
 ///

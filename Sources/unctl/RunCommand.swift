@@ -9,11 +9,11 @@ enum RunCommand {
   static let usage = """
     usage: unctl [--socket PATH] run [OPTIONS] SCENARIO.json...
 
-    Runs scenario files (SPEC §8).  Without --socket each scenario gets its own uncenterd
-    (manual clock at the scenario's "clock", temporary socket); with --socket they run
-    against that daemon, resetting their apps first.  Output: a block per scenario (a line
-    per step), in the order the files were given, then "N passed, N failed"; on a
-    terminal also a live progress line.
+    Runs scenario files (their format: README.md, "Scenarios").  Without --socket each
+    scenario gets its own uncenterd (manual clock at the scenario's "clock", temporary
+    socket); with --socket they run against that daemon, resetting their apps first.
+    Output: a block per scenario (a line per step), in the order the files were given,
+    then "N passed, N failed"; on a terminal also a live progress line.
 
     options:
       -j N, -jN, --jobs N   run N scenarios at a time (default: the number of CPUs, or 1

@@ -1,7 +1,7 @@
 import JSONRPC
 
-/// A scenario file (SPEC §8): apps with their hello, and steps that call methods, move
-/// the manual clock and assert on callbacks and events.
+/// A scenario file (README.md, "Scenarios"): apps with their hello, and steps that call
+/// methods, move the manual clock and assert on callbacks and events.
 struct Scenario {
   struct App {
     var alias: String

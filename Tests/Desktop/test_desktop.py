@@ -1,4 +1,5 @@
-"""SPEC §10 against a mock notification server (python-dbusmock) on a private bus.
+"""The desktop bridge (proto-docs/README.md, "Desktop: org.freedesktop.Notifications")
+against a mock notification server (python-dbusmock) on a private bus.
 
 Run by scripts/test-desktop.sh from `make test`; one line per test, then
 `N passed, N failed`.

@@ -55,11 +55,12 @@ extension AbuseTests {
     return poll(&pfd, 1, 0) > 0 && pfd.revents & Int16(POLLHUP) != 0
   }
 
-  /// SPEC §5 rule 10: an app connection that never reads while thousands of `present`
-  /// callbacks target it.  Other clients keep being answered (the p99 is printed; its
-  /// figure on a quiet machine is the benchmarks' business, `make bench`), the daemon's memory
-  /// stays bounded, the reader is disconnected at the outbound hard limit, and the model
-  /// loses nothing (every notification is in listDelivered; later responses are queued).
+  /// The outbound limits (proto-docs/README.md, "Limits"): an app connection that never
+  /// reads while thousands of `present` callbacks target it.  Other clients keep being
+  /// answered (the p99 is printed; its figure on a quiet machine is the benchmarks'
+  /// business, `make bench`), the daemon's memory stays bounded, the reader is disconnected
+  /// at the outbound hard limit, and the model loses nothing (every notification is in
+  /// listDelivered; later responses are queued).
   func testSlowReaderIsDisconnectedWithoutHurtingOthersOrLosingState() throws {
     let hardLimit = 8_388_608
     let d = try startDaemon(DaemonProcess.defaultArguments + ["--max-outbound-bytes", "\(hardLimit)"])

@@ -6,7 +6,7 @@ import XCTest
 
 /// Hostile and careless clients against a real daemon: many connections, vanishing
 /// clients, binary garbage, pathological JSON, huge values, and a reader that never reads
-/// (SPEC §3, §4, §5 rule 10).
+/// (proto-docs/README.md: "Transport", "JSON-RPC", "Errors", "Limits").
 final class AbuseTests: EndToEndTestCase {
   static let app = "com.example.abuse"
   var app: String { Self.app }

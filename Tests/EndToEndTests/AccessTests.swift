@@ -2,8 +2,9 @@ import Foundation
 import JSONRPC
 import XCTest
 
-/// SPEC §9: an app belongs to the uid that first used it; other uids get -32001, root and
-/// the daemon's uid may use every app.  Clients of other uids are run with `setpriv`.
+/// An app belongs to the uid that first used it; other uids get -32001, root and
+/// the daemon's uid may use every app.  Clients of other uids are run with `setpriv`
+/// (proto-docs/README.md, "Apps and their owners").
 final class AccessTests: EndToEndTestCase {
   /// Runs one JSON-RPC request as `uid` and returns the response line.
   private func call(as uid: Int, _ socket: String, _ request: String) throws -> JSONValue? {

@@ -5,7 +5,7 @@ import UNCenterClient
 import XCTest
 
 /// `--state`: every acknowledged change survives `kill -9` at any instant, and nothing
-/// unacknowledged is half-applied (SPEC §9).
+/// unacknowledged is half-applied (proto-docs/README.md, "Durable state").
 final class CrashTests: EndToEndTestCase {
   private func stateDaemon(_ dir: String) throws -> DaemonProcess {
     let d = try DaemonProcess(
@@ -204,8 +204,9 @@ final class CrashTests: EndToEndTestCase {
   }
 }
 
-/// SPEC §8: on the real clock, triggers that fell due while the daemon was down fire
-/// once at start-up, marked late; a repeating one moves to its next future slot.
+/// On the real clock, triggers that fell due while the daemon was down fire
+/// once at start-up, marked late; a repeating one moves to its next future slot
+/// (proto-docs/README.md, "Durable state").
 final class CatchUpEndToEndTests: EndToEndTestCase {
   func testMissedTriggersFireOnceLateAfterARestart() throws {
     let dir = try DaemonProcess.makeTemporaryDirectory()

@@ -211,9 +211,8 @@ final class MethodTests: EndToEndTestCase {
     XCTAssertNotNil(doc["methods"]?.arrayValue)
   }
 
-  /// KNOWN DAEMON BUG: SPEC §2/§4 — `rpc.discover` answers with the OpenRPC document
-  /// (proto-docs/openrpc.json), which describes the methods served; the compiled-in
-  /// document has `"methods": []`.
+  /// `rpc.discover` (proto-docs/README.md, "rpc.discover") answers with the OpenRPC
+  /// document (proto-docs/openrpc.json), which lists every method served.
   func testDiscoverDocumentListsEveryServedMethod() throws {
     let d = try startDaemon()
     let c = try d.connect()

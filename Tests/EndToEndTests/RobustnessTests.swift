@@ -93,7 +93,7 @@ final class RobustnessTests: EndToEndTestCase {
   /// request without its trailing newline (`printf '{...}' | socat - UNIX-CONNECT:...`)
   /// gets no answer and no error for it: the complete JSON text before end of stream is
   /// silently dropped.  Expected: end of stream ends the last line, which is answered
-  /// (SPEC §9 "answer what was read"; a request always gets exactly one answer).
+  /// (every request read gets exactly one answer, also at the end of its stream).
   func testUnterminatedLastLineIsAnsweredAtEndOfStream() throws {
     let d = try startDaemon()
     let s = try d.raw()

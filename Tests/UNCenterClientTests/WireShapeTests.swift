@@ -3,7 +3,8 @@ import JSONRPC
 import UNCenterClient
 import XCTest
 
-/// The values' wire shapes, compared with what the daemon reads and writes (SPEC §5).
+/// The values' wire shapes, compared with what the daemon reads and writes
+/// (proto-docs/README.md, "Shapes").
 final class WireShapeTests: XCTestCase {
   static func seedCategory() -> UNNotificationCategory {
     let replyAction = UNTextInputNotificationAction(

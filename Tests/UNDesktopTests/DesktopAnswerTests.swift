@@ -2,7 +2,8 @@ import UNDesktop
 import UNModel
 import XCTest
 
-/// The server's signals as the `respond` they stand for (SPEC §10).
+/// The server's signals as the `respond` they stand for
+/// (proto-docs/README.md, "Desktop: org.freedesktop.Notifications").
 final class DesktopAnswerTests: XCTestCase {
   func answer(_ signal: DesktopSignal, reply: String? = "reply") -> DesktopAnswer? {
     DesktopAnswer.from(signal, app: "com.example.chat", identifier: "msg-1", replyAction: reply)

@@ -2,7 +2,8 @@ import UNDesktop
 import UNModel
 import XCTest
 
-/// SPEC §10's `Notify` arguments, rule by rule, without a bus.
+/// The `Notify` arguments of proto-docs/README.md, "Desktop: org.freedesktop.Notifications",
+/// rule by rule, without a bus.
 final class NotifyArgumentsTests: XCTestCase {
   static let message = Category(
     identifier: "message",

@@ -1,8 +1,9 @@
 import UNModel
 import XCTest
 
-/// SPEC §8: with the real clock, triggers missed while the daemon was down fire once at
-/// start-up, marked late; a repeating one then moves to its next future slot.
+/// With the real clock, triggers missed while the daemon was down fire once at start-up,
+/// marked late; a repeating one then moves to its next future slot (proto-docs/README.md,
+/// "Durable state").
 final class CatchUpTests: XCTestCase {
   func testMissedOneShotFiresOnceMarkedLate() throws {
     let (center, clock) = makeCenter()

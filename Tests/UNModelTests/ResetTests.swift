@@ -1,7 +1,7 @@
 import UNModel
 import XCTest
 
-/// `reset` wipes one app's state (SPEC §6); its connections stay bound.
+/// `reset` wipes one app's state; its connections stay bound (proto-docs/README.md, "reset").
 final class ResetTests: XCTestCase {
   func testResetWipesPendingDeliveredBadgeAndOpenResponses() throws {
     let (center, _) = makeCenter()

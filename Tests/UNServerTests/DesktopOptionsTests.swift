@@ -3,7 +3,8 @@ import XCTest
 
 @testable import UNServer
 
-/// `--desktop` and `--desktop-bus` (SPEC §10): off by default, precise usage errors.
+/// `--desktop` and `--desktop-bus` (README.md, "On the desktop"): off by default, precise
+/// usage errors.
 final class DesktopOptionsTests: XCTestCase {
   func testDefaultIsOff() throws {
     let config = try ServerConfiguration.parse([]).0

@@ -1,7 +1,7 @@
 import JSONRPC
 import UNModel
 
-/// The sound shape (SPEC §5): `"default"`, a sound file's name, or
+/// The sound shape (proto-docs/README.md, "Shapes"): `"default"`, a sound file's name, or
 /// `{name?, critical, volume?}` for any other sound.  Read from the tree, written as
 /// bytes, and the object variant's OpenRPC properties.
 public enum SoundShape {

@@ -2,7 +2,8 @@ import JSONRPC
 import UNModel
 import UNProtocol
 
-/// APNs payload → content, as `xcrun simctl push` and iOS read it (SPEC §7).
+/// APNs payload → content, as `xcrun simctl push` and iOS read it (proto-docs/README.md,
+/// "Remote payloads").
 ///
 /// Only what makes a payload unusable is refused (`-32009`): not an object, no `aps`
 /// object, over 4096 bytes.  APNs and iOS accept the rest and ignore what does not

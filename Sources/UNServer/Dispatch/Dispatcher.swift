@@ -93,7 +93,7 @@ final class Dispatcher {
   /// A call the request reader decoded (`MethodTable.Fast`): run as the method's `handle`
   /// would.  The answer is for the caller to send only when the call has an id (a
   /// notification gets none): not an optional, which the server destroyed through the
-  /// generic value witnesses (about 160 instructions a request).
+  /// generic value witnesses on every request (see BENCHMARKS.md).
   func handle(_ fast: MethodTable.Fast.FastCall, from client: ClientState) -> Answer {
     metrics.requests += 1
     let method = MethodTable.Fast.self

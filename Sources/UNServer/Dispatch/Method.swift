@@ -85,7 +85,7 @@ struct Call {
   }
 
   /// The app a call is about: its `app` param, else the app this connection's hello named.
-  /// The caller must be allowed to touch it (SPEC §9).
+  /// The caller must be allowed to touch it (proto-docs/README.md, "Apps and their owners").
   func app(_ p: Params) throws(RPCError) -> String {
     try app(named: p.identifier("app"))
   }
@@ -157,7 +157,7 @@ enum MethodTable {
   static let byName: [String: any Method.Type] = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })
 
   /// The method called `name`.  The busiest are compared before the name is hashed: a
-  /// short string compares in a few instructions, a dictionary lookup costs hundreds.
+  /// short string compares at a fraction of the cost of a dictionary lookup.
   static func method(named name: String) -> (any Method.Type)? {
     if name == Ping.name { return Ping.self }
     if name == ListPending.name { return ListPending.self }

@@ -3,8 +3,8 @@ import JSONRPC
 /// A single request read straight from its bytes by the pull reader: the envelope
 /// (`jsonrpc`, `id`, `method`) without a `JSONValue` tree, `params` as a tree only when
 /// it is there, and `scheduleLocal`'s params decoded into the model directly.  Most
-/// requests are single objects in this shape, and the tree of the envelope was a third of
-/// a `ping`'s instructions.
+/// requests are single objects in this shape, and building the envelope's tree was a
+/// large part of a `ping`'s work (see BENCHMARKS.md).
 ///
 /// It accepts only a well-formed request with exactly the members `RPCDecoder` allows,
 /// each once, and decodes the same `Request` it would (the `requests` fuzz harness
@@ -16,7 +16,7 @@ enum RequestFastPath: Equatable {
   case request(Request)
   /// Not in the shape this path reads: the general path decodes the bytes.  A case of
   /// its own rather than an optional: the server destroyed an `Optional` of this enum
-  /// through the generic value witnesses (about 700 instructions a request).
+  /// through the generic value witnesses, on every request (see BENCHMARKS.md).
   case declined
 
   /// Decodes `bytes`, or `.declined` when the general path must handle them.  `maxDepth` is the
@@ -39,11 +39,11 @@ enum RequestFastPath: Equatable {
   }
 
   /// `decode` for the server: a `scheduleLocal` is read into `call`, a value the server
-  /// keeps for the messages of a read and passes in each time, instead of a new one
-  /// moved out inside the result.  Copying a new call from a constant, moving it into
-  /// the result and out again, and destroying the result through the enum's value
-  /// witnesses cost several hundred instructions a request; here only the fields are
-  /// assigned.  `call` is left in any state when the message is not a `scheduleLocal`.
+  /// keeps for the messages of a read and passes in each time, instead of a new one moved
+  /// out inside the result.  Copying a new call from a constant, moving it into the result
+  /// and out again, and destroying the result through the enum's value witnesses showed in
+  /// every request's profile; here only the fields are assigned (see BENCHMARKS.md).
+  /// `call` is left in any state when the message is not a `scheduleLocal`.
   static func read(
     _ bytes: UnsafeRawBufferPointer, maxDepth: Int, scheduleLocal call: inout ScheduleLocalCall
   ) -> Read {

@@ -1,9 +1,10 @@
 import JSONRPC
 import UNModel
 
-/// Model values → the wire shapes of SPEC §5 (Apple's field names, RFC 3339 dates) as
-/// trees, for the answers built as `JSONValue`s (events, settings) and the stored rows
-/// still built as trees.  The shapes themselves are written as bytes (`UNProtocol/Shapes/`).
+/// Model values → the wire shapes of proto-docs/README.md, "Shapes" (Apple's field names,
+/// RFC 3339 dates) as trees, for the answers built as `JSONValue`s (events, settings) and
+/// the stored rows still built as trees.  The shapes themselves are written as bytes
+/// (`UNProtocol/Shapes/`).
 enum ModelEncoding {
   static func date(_ instant: Instant) -> JSONValue { .string(instant.rfc3339) }
 

@@ -61,8 +61,8 @@ struct ScheduleLocalCall: Equatable {
   var request: BorrowedRequest
 
   /// An empty request for `readParams` to fill.  Copied from a constant: building one
-  /// compiled to a build, a copy and a destroy of each level (about 900 instructions);
-  /// the copy of this one is a few retains of constants.  `nonisolated(unsafe)`: a
+  /// compiled to a build, a copy and a destroy of each level, on every request; the copy of
+  /// this one is a few retains of constants (see BENCHMARKS.md).  `nonisolated(unsafe)`: a
   /// constant that borrows nothing (no pointer in it), only ever copied.
   nonisolated(unsafe) static let empty = ScheduleLocalCall(
     id: nil, app: nil, request: BorrowedRequest(identifier: "", content: Content(), trigger: nil))

@@ -79,7 +79,7 @@ enum Stats: Method {
     return .object(m)
   }
 
-  /// SPEC §10: `{connected, shown, closed, answered, failed}`.
+  /// `stats.desktop`: `{connected, shown, closed, answered, failed}`.
   static func desktopCounters(_ d: DesktopCounters) -> JSONValue {
     .object([
       "connected": .bool(d.connected), "shown": .int(d.shown), "closed": .int(d.closed),

@@ -1,12 +1,13 @@
 import UNModel
 
-/// One logfmt line built straight into bytes: `level=info event=fired app=a id=n1`.  At
-/// the default level the loop logs a line per event (every `scheduleLocal`), so lines
-/// are written without intermediate strings, tuples or interpolation, into a buffer of
-/// their own with plain copies: appending to an `[UInt8]` piece by piece (a uniqueness
-/// and capacity check and a generic copy per piece) cost thousands of instructions a
-/// line.  Not copyable, so the buffer has exactly one owner and needs no reference count.
-/// The loop's event lines reuse one (`restart`), with no allocation per line.
+/// One logfmt line built straight into bytes: `level=info event=fired app=a id=n1`.  At the
+/// default level the loop logs a line per event (every `scheduleLocal`), so lines are
+/// written without intermediate strings, tuples or interpolation, into a buffer of their
+/// own with plain copies: appending to an `[UInt8]` piece by piece (a uniqueness and
+/// capacity check and a generic copy per piece) made the line one of the costliest parts of
+/// a request (see BENCHMARKS.md).  Not copyable, so the buffer has exactly one owner and
+/// needs no reference count.  The loop's event lines reuse one (`restart`), with no
+/// allocation per line.
 public struct LogLine: ~Copyable {
   private var start: UnsafeMutablePointer<UInt8>
   private var count = 0
@@ -157,7 +158,7 @@ public struct LogLine: ~Copyable {
   }
 
   /// A string's UTF-8 copied straight into the buffer, from the string's own storage
-  /// (copying it through the collection's iterator cost twice as much as the copy).
+  /// (copying it through the collection's iterator cost more than the copy itself).
   @inline(__always)
   private mutating func append(_ text: String) {
     if text.utf8.withContiguousStorageIfAvailable({ append(copying: $0) }) != nil { return }

@@ -7,9 +7,10 @@ extension LogSink {
   /// by tens of megabytes a second under load (a line per event) would otherwise fill the
   /// page cache with pages nobody reads, each new one taken from free memory.  Pages given
   /// back are what the next writes reuse: on a virtual machine whose free memory goes back
-  /// to the host (free page reporting), ~8 µs less per 4 KiB page than memory the host must
-  /// provide again.  Under `--state` `schedule` 16×64, the log thread's copies into new
-  /// pages were 5.3 % of the daemon's samples, and 0.5 % with the pages given back.
+  /// to the host (free page reporting), a page the host must provide again is slow to
+  /// touch, and the log thread's copies into new pages were a visible share of the
+  /// daemon's time under load, and much less with the pages given back (see
+  /// BENCHMARKS.md).
   ///
   /// Every `window` bytes, one `POSIX_FADV_DONTNEED` over the last two windows: it starts
   /// the writeback of the newer and drops the older, written back since the call before

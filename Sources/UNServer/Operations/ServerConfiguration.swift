@@ -50,7 +50,8 @@ public struct ServerConfiguration: Sendable {
   public var stateReserveBytes = 1 << 20
   /// The daemon's own uid: its peers with this uid may use every app.
   public var daemonUID: UInt32 = getuid()
-  /// `--desktop`: show banners on the session bus's notification server (SPEC §10).
+  /// `--desktop`: show banners on the session bus's notification server (README.md, "On the
+  /// desktop").
   public var desktop = DesktopMode.off
   /// `--desktop-bus ADDRESS`: that bus instead of the session bus.
   public var desktopBus: String?

@@ -75,8 +75,8 @@ final class Committer {
   /// memory the loop also uses.  Handed pending records and events instead (and encoding
   /// them on its own thread), the writer touched the reference counts of strings and
   /// records the loop kept using, and freed the loop's allocations into the loop's malloc
-  /// arena under its lock: both threads waited on each other for ~0.8 µs per request,
-  /// more than the rows cost to encode (~0.2 µs).
+  /// arena under its lock: both threads waited on each other for longer than the rows
+  /// take to encode (see BENCHMARKS.md).
   func submit() {
     guard let changes = Persistence.takeChanges(from: center) else { return }
     var list = writer.spareList() ?? RowBuffer(rows: changes.rowCount, rowBytes: Self.typicalRowBytes)

@@ -4,7 +4,8 @@
 /// callbacks.  Holding an iteration's output adds a mark; releasing writes the ready front
 /// of `output` in one piece and drops the marks.  The bytes are never copied aside:
 /// holding them in separate per-iteration arrays cost a fresh output array per hold and,
-/// on release, a new array gathering the parts (~200 instructions per `scheduleLocal`).
+/// on release, a new array gathering the parts, on every `scheduleLocal` (see
+/// BENCHMARKS.md).
 ///
 /// A value in `ClientConnection`, changed by `OutputGate` and `Outbox` on the loop.
 ///

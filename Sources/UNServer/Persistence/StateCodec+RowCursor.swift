@@ -109,8 +109,8 @@ struct RowCursor {
 
   /// The same digits as `String(value)`, written in place.  Numbers of a row are mostly
   /// 13-digit times: up to 16 digits the number is split into its high part and its last
-  /// eight digits, each written with 32-bit arithmetic (~50 instructions for a time,
-  /// against ~105 a pair at a time in 64 bits); longer numbers in three parts (`general`).
+  /// eight digits, each written with 32-bit arithmetic (cheaper than pairs of digits in
+  /// 64 bits; see BENCHMARKS.md); longer numbers in three parts (`general`).
   mutating func integer(_ value: UInt64) {
     if value < 100_000_000 {
       upToEight(UInt32(truncatingIfNeeded: value))

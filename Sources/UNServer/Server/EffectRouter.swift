@@ -2,7 +2,8 @@ import JSONRPC
 import UNDesktop
 import UNModel
 
-/// The one place the center's effects are executed (DESIGN habit 14): each effect goes
+/// The one place the center's effects are executed (the center knows no consumer of
+/// them; docs/ARCHITECTURE.md, "A request from socket to commit"): each effect goes
 /// to the desktop bridge (one call, it picks what it shows), and a callback to its
 /// connection's output, an event to the log, watchers and waits.  Everything that can
 /// cause effects (a request, a timer, a disconnect, a desktop answer) runs through

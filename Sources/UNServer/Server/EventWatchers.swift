@@ -77,7 +77,8 @@ final class EventWatchers {
     for wait in satisfied { finish(wait, with: json) }
   }
 
-  /// SPEC §9: a log line per event, `level=info event=fired app=... id=...`.
+  /// A log line per event, `level=info event=fired app=... id=...` (README.md, "Limits,
+  /// logs and metrics").
   private func logEvent(_ event: Event) {
     guard log.logs(.info) else { return }
     // One access to the reused line for the whole of it.
@@ -106,7 +107,8 @@ final class EventWatchers {
     }
   }
 
-  /// A watcher of every app sees only the apps its uid may use (SPEC §9).
+  /// A watcher of every app sees only the apps its uid may use (proto-docs/README.md,
+  /// "Apps and their owners").
   private func mayObserve(_ client: ClientConnection, _ app: String) -> Bool {
     let uid = client.state.peer?.uid ?? configuration.daemonUID
     if uid == 0 || uid == configuration.daemonUID { return true }

@@ -3,9 +3,10 @@ import JSONRPC
 import UNDesktop
 import UNModel
 
-/// `--desktop`: the bridge to the desktop's notification server (SPEC §10).  It gets
-/// every effect `EffectRouter` executes, reads the delivered list as `listDelivered`
-/// does, and answers through the `respond` method, like a `user` connection.
+/// `--desktop`: the bridge to the desktop's notification server (proto-docs/README.md,
+/// "Desktop: org.freedesktop.Notifications").  It gets every effect `EffectRouter`
+/// executes, reads the delivered list as `listDelivered` does, and answers through the
+/// `respond` method, like a `user` connection.
 extension Server {
   func startDesktop() {
     switch configuration.desktop {

@@ -115,7 +115,8 @@ public final class Server {
         "pending": "\(center.apps.values.reduce(0) { $0 + $1.pending.count })",
       ])
     if !center.clock.isManual {
-      // Triggers missed while the daemon was down fire once, marked late (SPEC §8).
+      // Triggers missed while the daemon was down fire once, marked late
+      // (proto-docs/README.md, "Durable state").
       let missed = center.fireDue(upTo: center.clock.now, late: true)
       if !missed.isEmpty { log.info("caught_up", ["fired": "\(missed.count)"]) }
       _ = center.takeEffects()

@@ -161,14 +161,11 @@ final class Outbox {
   /// callback is queued anywhere: callbacks must go out before the answers that caused
   /// them.  `mark` starts at `earlyFlushBytes` for each read and grows fourfold after
   /// every early write: the first answers of a burst go out at once, the later ones in one
-  /// or two large writes.  Each write to a client that sleeps in `read` costs a wake-up
-  /// (about 5 µs of the daemon's time here: `sock_def_readable` took 18% of the samples of
-  /// schedule 1x64), so fewer writes per read buy throughput as long as the first one
-  /// still comes early.  The answers to a read of 46 `scheduleLocal` requests went out in
-  /// ~3.7 writes when the mark doubled from 1 KiB; now the first ~10 go out early and the
-  /// rest when the read is done.  In alternating runs on two hosts schedule 1x64 gained
-  /// 4-15% (~470k to ~490k rps, ~545k to ~630k), replace 1x64 10-15%, ping 1x64 2-6%;
-  /// the 16x64 rows stayed within noise.
+  /// or two large writes.  Each write to a client that sleeps in `read` costs a wake-up,
+  /// a large part of the daemon's time with one pipelining client, so fewer writes per
+  /// read buy throughput as long as the first one still comes early: the first answers of
+  /// a read go out early and the rest when the read is done (a mark that only doubled
+  /// wrote more often and was slower; see BENCHMARKS.md).
   func flushEarly(_ client: ClientConnection, mark: inout Int) {
     guard order == nil, client.output.count >= mark, client.condition.isLive,
       !client.stream.isClosing, connections.dirty.count == 1, !client.hasCallbacks
@@ -179,9 +176,9 @@ final class Outbox {
 
   /// About 35 `ping` answers or 10 `scheduleLocal` ones: a pipeline of 64 requests gets
   /// its first answers back while the rest are handled, and the two processes work at
-  /// once instead of taking turns (ping 1x64 went from ~0.3-0.5M to ~0.8-1.3M rps with a
-  /// first mark at all; at 4096 bytes a ping pipeline of 64 never reached it, and 2048
-  /// cost ping 1x64 more than it gave schedule).
+  /// once instead of taking turns (the largest gain for a single pipelining client).  At
+  /// 4096 bytes a `ping` pipeline of 64 never reached the mark, and 2048 cost `ping` more
+  /// than it gave `scheduleLocal` (see BENCHMARKS.md).
   static let earlyFlushBytes = 1536
 
   /// Hands the connection's output to the socket; false when that dropped the connection.

@@ -1,9 +1,9 @@
 import JSONRPC
 
 /// Where an actual value departs from an expected subset, by the rules of
-/// `JSONValue.matches` (SPEC §8: objects are subsets, arrays match element by element
-/// with the same length).  A path is the member names and array indices from the root,
-/// so the report can mark the same keys on both sides.
+/// `JSONValue.matches` (README.md, "Scenarios": objects are subsets, arrays match element
+/// by element with the same length).  A path is the member names and array indices from the
+/// root, so the report can mark the same keys on both sides.
 enum JSONDiff {
   typealias Path = [String]
 
