@@ -1,21 +1,13 @@
+import TestSupport
 import UNDesktop
 import UNModel
 import XCTest
 
 /// SPEC §10's `Notify` arguments, rule by rule, without a bus.
 final class NotifyArgumentsTests: XCTestCase {
-  static let message = Category(
-    identifier: "message",
-    actions: [
-      Action(
-        identifier: "reply", title: "Odpowiedz", options: [.foreground],
-        textInput: TextInput(buttonTitle: "Wyślij", placeholder: "Wpisz wiadomość...")),
-      Action(identifier: "delete", title: "Usuń", options: [.destructive]),
-    ], options: [.customDismissAction])
-
   func notification(
     _ id: String = "msg-1", title: String = "Nowa wiadomość", subtitle: String = "", body: String = "Anna: Cześć!",
-    category: Category? = message, sound: Sound? = .default, level: InterruptionLevel = .active
+    category: Category? = messageCategory, sound: Sound? = .default, level: InterruptionLevel = .active
   ) -> DeliveredNotification {
     var content = Content()
     content.title = title
