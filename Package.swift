@@ -68,13 +68,13 @@ let package = Package(
     // Micro-benchmark: parse + encode of a typical request.
     .executableTarget(name: "JSONBench", dependencies: ["JSONRPC"]),
 
-    // What every test target that starts a daemon shares: the daemon process, a raw socket, the build products.
-    .target(name: "TestSupport", dependencies: ["JSONRPC", "UNCenterClient"], path: "Tests/TestSupport"),
-    .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC"], exclude: ["JSONTestSuite"]),
-    .testTarget(name: "UNModelTests", dependencies: ["UNModel"]),
+    // What the test targets share: the daemon launcher, a raw socket, the build products, JSON literals, fixtures.
+    .target(name: "TestSupport", dependencies: ["JSONRPC", "UNCenterClient", "UNModel"], path: "Tests/TestSupport"),
+    .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC", "TestSupport"], exclude: ["JSONTestSuite"]),
+    .testTarget(name: "UNModelTests", dependencies: ["UNModel", "TestSupport"]),
     .testTarget(name: "UVLoopTests", dependencies: ["UVLoop"]),
     .testTarget(name: "UNStoreTests", dependencies: ["UNStore", "CSQLite", "TestSupport"]),
-    .testTarget(name: "UNDesktopTests", dependencies: ["UNDesktop", "UNModel"]),
+    .testTarget(name: "UNDesktopTests", dependencies: ["UNDesktop", "UNModel", "TestSupport"]),
     .testTarget(name: "UNServerTests", dependencies: ["UNServer", "UNProtocol", "JSONRPC", "UNModel", "UNDesktop", "TestSupport"]),
     .testTarget(name: "UNCenterClientTests", dependencies: ["UNCenterClient", "JSONRPC", "TestSupport"]),
     // Code written as Apple's documentation writes it, run against a real daemon.

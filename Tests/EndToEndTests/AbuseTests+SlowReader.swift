@@ -94,7 +94,7 @@ extension AbuseTests {
         for i in 0..<count {
           let r = try flooder.value.call(
             "scheduleLocal",
-            J(
+            json(
               #"{"app":"\#(slowApp)","identifier":"n\#(i)","content":{"title":"T\#(i)","body":"\#(body)"},"trigger":null}"#
             ))
           if case .failure(let e) = r {
@@ -166,7 +166,7 @@ extension AbuseTests {
     var cursor: String?
     repeat {
       let after = cursor.map { #","after":"\#($0)""# } ?? ""
-      let page = try ok(observer.call("listDelivered", J(#"{"app":"\#(slowApp)","limit":500\#(after)}"#)))
+      let page = try ok(observer.call("listDelivered", json(#"{"app":"\#(slowApp)","limit":500\#(after)}"#)))
       for n in page["notifications"]?.arrayValue ?? [] {
         if let id = n["request"]?["identifier"]?.stringValue ?? n["identifier"]?.stringValue { identifiers.insert(id) }
       }
@@ -180,7 +180,7 @@ extension AbuseTests {
     let responded = try ok(
       observer.call(
         "respond",
-        J(
+        json(
           #"{"app":"\#(slowApp)","identifier":"n17","actionIdentifier":"com.apple.UNNotificationDefaultActionIdentifier"}"#
         )))
     XCTAssertEqual(responded["queued"], .bool(true), text(responded))

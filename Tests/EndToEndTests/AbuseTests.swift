@@ -30,28 +30,6 @@ final class AbuseTests: EndToEndTestCase {
 
   func ping(_ id: String) -> String { #"{"jsonrpc":"2.0","id":"\#(id)","method":"ping"}"# + "\n" }
 
-  /// A pending request, a category and a badge, to check that abuse changed nothing.
-  func seed(_ d: DaemonProcess) throws {
-    let c = try d.connect()
-    try ok(c.call("registerCategories", J(#"{"app":"\#(app)","categories":\#(MethodTests.categories)}"#)))
-    try schedule(c, "keep", after: 600, app: app)
-    try ok(c.call("setBadgeCount", J(#"{"app":"\#(app)","count":7}"#)))
-  }
-
-  func assertStateIntact(_ d: DaemonProcess, file: StaticString = #filePath, line: UInt = #line) throws {
-    let c = try d.connect()
-    assertJSON(
-      try ok(c.call("ping"), file: file, line: line), #"{"now":"2026-01-01T08:00:00.000Z"}"#, file: file, line: line)
-    let pending = try ok(c.call("listPending", J(#"{"app":"\#(app)"}"#)), file: file, line: line)
-    XCTAssertEqual(
-      pending["requests"]?.arrayValue?.compactMap { $0["identifier"]?.stringValue }, ["keep"], file: file, line: line)
-    XCTAssertEqual(
-      try ok(c.call("getCategories", J(#"{"app":"\#(app)"}"#)))["categories"]?.arrayValue?.count, 2, file: file,
-      line: line)
-    assertJSON(try ok(c.call("getBadgeCount", J(#"{"app":"\#(app)"}"#))), #"{"count":7}"#, file: file, line: line)
-    XCTAssertTrue(d.process.isRunning, "daemon died: \(d.stderr.suffix(2000))", file: file, line: line)
-  }
-
   /// `stats.connections` reaching `expected` within `timeout` (closes are noticed asynchronously).
   func waitForConnections(_ c: RPCConnection, _ expected: Int, timeout: Double = 10) throws -> Int {
     let deadline = Date().addingTimeInterval(timeout)
@@ -122,7 +100,7 @@ final class AbuseTests: EndToEndTestCase {
 
   func testManyAbruptClosesMidMessageAndMidResponse() throws {
     let d = try startDaemon()
-    try seed(d)
+    try seed(d, app: app, badge: 7)
     let bystander = try d.connect()
     for round in 0..<150 {
       // Mid-message: half a request, newline framing and Content-Length framing.
@@ -151,7 +129,8 @@ final class AbuseTests: EndToEndTestCase {
         assertJSON(try ok(bystander.call("ping")), #"{"now":"2026-01-01T08:00:00.000Z"}"#)
       }
     }
-    try assertStateIntact(d)
+    try assertStateIntact(d, app: app, badge: 7)
+    XCTAssertTrue(d.process.isRunning, "daemon died: \(d.stderr.suffix(2000))")
     // Every vanished connection was cleaned up: the bystander and the checker's are left.
     XCTAssertEqual(try waitForConnections(bystander, 1), 1)
     XCTAssertEqual(try ok(bystander.call("stats"))["pausedConnections"], .int(0))
@@ -159,23 +138,11 @@ final class AbuseTests: EndToEndTestCase {
 
   // MARK: garbage
 
-  /// SplitMix64: a small seeded generator, so a failure replays exactly.
-  struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return z ^ (z >> 31)
-    }
-  }
-
   func testRandomBinaryGarbageGetsParseErrorsAndHurtsNoOne() throws {
     let d = try startDaemon()
-    try seed(d)
+    try seed(d, app: app, badge: 7)
     let bystander = try d.connect()
-    var rng = SeededGenerator(state: 0x5EED_0000_0000_0042)
+    var rng = SeededGenerator(seed: 0x5EED_0000_0000_0042)
     let perConnection = 1_536 * 1024
     var parseErrors = 0
     for conn in 0..<4 {
@@ -220,7 +187,8 @@ final class AbuseTests: EndToEndTestCase {
       assertJSON(try ok(bystander.call("ping")), #"{"now":"2026-01-01T08:00:00.000Z"}"#)
     }
     XCTAssertGreaterThan(parseErrors, 4 * 1000, "far fewer parse errors than garbage lines")
-    try assertStateIntact(d)
+    try assertStateIntact(d, app: app, badge: 7)
+    XCTAssertTrue(d.process.isRunning, "daemon died: \(d.stderr.suffix(2000))")
   }
 
   // MARK: pathological JSON
@@ -253,14 +221,14 @@ final class AbuseTests: EndToEndTestCase {
       try assertInvalidParams(
         c.call(
           "scheduleLocal",
-          J(#"{"app":"\#(app)","identifier":"n","content":{"title":"T","badge":\#(huge)},"trigger":null}"#)),
+          json(#"{"app":"\#(app)","identifier":"n","content":{"title":"T","badge":\#(huge)},"trigger":null}"#)),
         field: "content.badge")
     }
     for huge in ["1e400", "123456789012345678901234567890", "-1e400"] {
       try assertInvalidParams(
         c.call(
           "scheduleLocal",
-          J(
+          json(
             #"{"app":"\#(app)","identifier":"n","content":{"title":"T"},"trigger":{"type":"timeInterval","timeInterval":\#(huge),"repeats":false}}"#
           )),
         field: "trigger.timeInterval")
@@ -269,12 +237,12 @@ final class AbuseTests: EndToEndTestCase {
       try assertInvalidParams(
         c.call(
           "scheduleLocal",
-          J(#"{"app":"\#(app)","identifier":"n","content":{"title":"T","\#(field)":\#(huge)},"trigger":null}"#)),
+          json(#"{"app":"\#(app)","identifier":"n","content":{"title":"T","\#(field)":\#(huge)},"trigger":null}"#)),
         field: "content.\(field)")
     }
     try assertInvalidParams(
-      c.call("setBadgeCount", J(#"{"app":"\#(app)","count":123456789012345678901234567890}"#)), field: "count")
-    try assertInvalidParams(c.call("advanceClock", J(#"{"seconds":1e400}"#)), field: "seconds")
+      c.call("setBadgeCount", json(#"{"app":"\#(app)","count":123456789012345678901234567890}"#)), field: "count")
+    try assertInvalidParams(c.call("advanceClock", json(#"{"seconds":1e400}"#)), field: "seconds")
     // As ids they are echoed exactly, byte for byte.
     let s = try d.raw()
     for id in ["123456789012345678901234567890", "1e400", "-1.5e-400", "18446744073709551616"] {
@@ -282,7 +250,7 @@ final class AbuseTests: EndToEndTestCase {
       let line = s.readLineText() ?? ""
       XCTAssertTrue(line.hasPrefix(#"{"jsonrpc":"2.0","id":\#(id),"result":"#), line)
     }
-    XCTAssertEqual(try ok(c.call("listPending", J(#"{"app":"\#(app)"}"#)))["requests"]?.arrayValue?.count, 0)
+    XCTAssertEqual(try ok(c.call("listPending", json(#"{"app":"\#(app)"}"#)))["requests"]?.arrayValue?.count, 0)
   }
 
   /// Every string field of scheduleLocal (and the identifier), at close to 1 MiB.
@@ -372,7 +340,7 @@ final class AbuseTests: EndToEndTestCase {
     try s.send(ping("after"))
     XCTAssertEqual(parseLine(s.readLine())?["id"], .string("after"))
     XCTAssertEqual(
-      try ok(d.connect().call("listPending", J(#"{"app":"\#(app)"}"#)))["requests"]?.arrayValue?.count, 0,
+      try ok(d.connect().call("listPending", json(#"{"app":"\#(app)"}"#)))["requests"]?.arrayValue?.count, 0,
       "a request with invalid UTF-8 was kept")
   }
 
@@ -392,12 +360,12 @@ final class AbuseTests: EndToEndTestCase {
     assertJSON(refused?["error"]?["data"], #"{"reason":"limitExceeded","limit":"maxBatch","value":10}"#)
     // None of its entries ran.
     let c = try d.connect()
-    assertJSON(try ok(c.call("getBadgeCount", J(#"{"app":"\#(app)"}"#))), #"{"count":0}"#)
+    assertJSON(try ok(c.call("getBadgeCount", json(#"{"app":"\#(app)"}"#))), #"{"count":0}"#)
     // Far above the limit too, and exactly at it is served.
     try s.send(batch(5000))
     XCTAssertEqual(parseLine(s.readLine())?["error"]?["code"], .int(-32006))
     try s.send(batch(10))
     XCTAssertEqual(parseLine(s.readLine())?.arrayValue?.count, 10)
-    assertJSON(try ok(c.call("getBadgeCount", J(#"{"app":"\#(app)"}"#))), #"{"count":10}"#)
+    assertJSON(try ok(c.call("getBadgeCount", json(#"{"app":"\#(app)"}"#))), #"{"count":10}"#)
   }
 }

@@ -1,33 +1,14 @@
 import Foundation
 import JSONRPC
+import TestSupport
 import XCTest
 
 /// An app belongs to the uid that first used it; other uids get -32001, root and
 /// the daemon's uid may use every app.  Clients of other uids are run with `setpriv`
 /// (proto-docs/README.md, "Apps and their owners").
 final class AccessTests: EndToEndTestCase {
-  /// Runs one JSON-RPC request as `uid` and returns the response line.
-  private func call(as uid: Int, _ socket: String, _ request: String) throws -> JSONValue? {
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-    p.arguments = [
-      "--reuid=\(uid)", "--regid=\(uid)", "--clear-groups", "/usr/bin/python3", "-c",
-      "import socket,sys; s=socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); s.sendall(sys.argv[2].encode()+b'\\n'); print(s.makefile().readline(), end='')",
-      socket, request,
-    ]
-    let out = Pipe()
-    p.standardOutput = out
-    try p.run()
-    p.waitUntilExit()
-    return parseLine(Array(out.fileHandleForReading.readDataToEndOfFile()))
-  }
-
   func testOtherUidsAreDeniedTheirAppsButRootIsNot() throws {
-    guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"),
-      FileManager.default.isExecutableFile(atPath: "/usr/bin/python3")
-    else {
-      throw XCTSkip("needs root and setpriv to act as other users")
-    }
+    try requireOtherUsers()
     let d = try startDaemon(["--clock", "manual=2026-01-01T08:00:00Z", "--socket-mode", "0666"])
     chmod(d.directory, 0o755)
     let schedule =
@@ -51,7 +32,7 @@ final class AccessTests: EndToEndTestCase {
     XCTAssertEqual(
       try call(as: 65534, d.socketPath, list)?["result"]?["notifications"]?[0]?["identifier"], .string("r"))
     let root = try userConnection(d)
-    let rootList = try ok(root.call("listDelivered", J(#"{"app":"com.owned"}"#)))
+    let rootList = try ok(root.call("listDelivered", json(#"{"app":"com.owned"}"#)))
     XCTAssertEqual(rootList["notifications"]?.arrayValue?.count, 1)
   }
 }
@@ -59,42 +40,19 @@ final class AccessTests: EndToEndTestCase {
 /// Reads never create or claim an app: only a change (or `hello`) by a uid other than root
 /// and the daemon's own claims it.
 final class ClaimTests: EndToEndTestCase {
-  private func call(as uid: Int, _ socket: String, _ request: String) throws -> JSONValue? {
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-    p.arguments = [
-      "--reuid=\(uid)", "--regid=\(uid)", "--clear-groups", "/usr/bin/python3", "-c",
-      "import socket,sys; s=socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); s.sendall(sys.argv[2].encode()+b'\\n'); print(s.makefile().readline(), end='')",
-      socket, request,
-    ]
-    let out = Pipe()
-    p.standardOutput = out
-    try p.run()
-    p.waitUntilExit()
-    return parseLine(Array(out.fileHandleForReading.readDataToEndOfFile()))
-  }
-
-  private func needRoot() throws {
-    guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"),
-      FileManager.default.isExecutableFile(atPath: "/usr/bin/python3")
-    else {
-      throw XCTSkip("needs root and setpriv to act as other users")
-    }
-  }
-
   /// Every read of an app that does not exist answers empty and creates nothing.
   func testReadsOfAnUnknownAppCreateNothing() throws {
     let d = try startDaemon()
     let user = try userConnection(d)
     let before = try ok(user.call("stats"))["apps"]
-    assertJSON(try ok(user.call("listPending", J(#"{"app":"com.typo"}"#))), #"{"requests":[]}"#)
-    assertJSON(try ok(user.call("listDelivered", J(#"{"app":"com.typo"}"#)))["notifications"], "[]")
-    assertJSON(try ok(user.call("getCategories", J(#"{"app":"com.typo"}"#)))["categories"], "[]")
-    assertJSON(try ok(user.call("getBadgeCount", J(#"{"app":"com.typo"}"#))), #"{"count":0}"#)
-    try ok(user.call("getNotificationSettings", J(#"{"app":"com.typo"}"#)))
-    try ok(user.call("getLocalizedStrings", J(#"{"app":"com.typo"}"#)))
-    try ok(user.call("watch", J(#"{"apps":["com.typo"]}"#)))
-    try ok(user.call("waitFor", J(#"{"app":"com.typo","event":{"type":"delivered"},"timeout":0}"#)))
+    assertJSON(try ok(user.call("listPending", json(#"{"app":"com.typo"}"#))), #"{"requests":[]}"#)
+    assertJSON(try ok(user.call("listDelivered", json(#"{"app":"com.typo"}"#)))["notifications"], "[]")
+    assertJSON(try ok(user.call("getCategories", json(#"{"app":"com.typo"}"#)))["categories"], "[]")
+    assertJSON(try ok(user.call("getBadgeCount", json(#"{"app":"com.typo"}"#))), #"{"count":0}"#)
+    try ok(user.call("getNotificationSettings", json(#"{"app":"com.typo"}"#)))
+    try ok(user.call("getLocalizedStrings", json(#"{"app":"com.typo"}"#)))
+    try ok(user.call("watch", json(#"{"apps":["com.typo"]}"#)))
+    try ok(user.call("waitFor", json(#"{"app":"com.typo","event":{"type":"delivered"},"timeout":0}"#)))
     XCTAssertEqual(try ok(user.call("stats"))["apps"], before)
     XCTAssertEqual(before, .int(0))
   }
@@ -102,7 +60,7 @@ final class ClaimTests: EndToEndTestCase {
   /// A read by another uid does not claim the app: its real owner claims it with its
   /// first change, and the reader is refused from then on.
   func testAReadByAnotherUidDoesNotClaimTheApp() throws {
-    try needRoot()
+    try requireOtherUsers()
     let d = try startDaemon(["--clock", "manual=2026-01-01T08:00:00Z", "--socket-mode", "0666"])
     chmod(d.directory, 0o755)
     let list = #"{"jsonrpc":"2.0","id":1,"method":"listPending","params":{"app":"com.r"}}"#
@@ -117,11 +75,11 @@ final class ClaimTests: EndToEndTestCase {
   /// Root (an operator, a test harness) changes an app without claiming it: the app's own
   /// uid claims it afterwards.  `hello` by that uid claims it too.
   func testRootChangesAnAppWithoutClaimingIt() throws {
-    try needRoot()
+    try requireOtherUsers()
     let d = try startDaemon(["--clock", "manual=2026-01-01T08:00:00Z", "--socket-mode", "0666"])
     chmod(d.directory, 0o755)
     let root = try userConnection(d)
-    try ok(root.call("setAuthorization", J(#"{"app":"com.harnessed","status":"denied"}"#)))
+    try ok(root.call("setAuthorization", json(#"{"app":"com.harnessed","status":"denied"}"#)))
     let hello = #"{"jsonrpc":"2.0","id":1,"method":"hello","params":{"appId":"com.harnessed"}}"#
     XCTAssertNotNil(try call(as: 1000, d.socketPath, hello)?["result"])
     let settings = #"{"jsonrpc":"2.0","id":2,"method":"getNotificationSettings","params":{"app":"com.harnessed"}}"#
@@ -132,7 +90,7 @@ final class ClaimTests: EndToEndTestCase {
   /// An operator releases a claim without touching the app's state; the next change by a
   /// user claims it again.  Another user cannot release it.
   func testReleaseAppForgetsTheOwnerAndKeepsTheState() throws {
-    try needRoot()
+    try requireOtherUsers()
     let d = try startDaemon(["--clock", "manual=2026-01-01T08:00:00Z", "--socket-mode", "0666"])
     chmod(d.directory, 0o755)
     let schedule =
@@ -141,8 +99,8 @@ final class ClaimTests: EndToEndTestCase {
     let release = #"{"jsonrpc":"2.0","id":2,"method":"releaseApp","params":{"app":"com.m"}}"#
     XCTAssertEqual(try call(as: 1001, d.socketPath, release)?["error"]?["code"]?.intValue, -32001)
     let root = try userConnection(d)
-    assertJSON(try ok(root.call("releaseApp", J(#"{"app":"com.m"}"#))), #"{"released":true,"owner":1000}"#)
-    assertJSON(try ok(root.call("releaseApp", J(#"{"app":"com.m"}"#))), #"{"released":false,"owner":null}"#)
+    assertJSON(try ok(root.call("releaseApp", json(#"{"app":"com.m"}"#))), #"{"released":true,"owner":1000}"#)
+    assertJSON(try ok(root.call("releaseApp", json(#"{"app":"com.m"}"#))), #"{"released":false,"owner":null}"#)
     let list = #"{"jsonrpc":"2.0","id":3,"method":"listPending","params":{"app":"com.m"}}"#
     XCTAssertEqual(try call(as: 1001, d.socketPath, list)?["result"]?["requests"]?[0]?["identifier"], .string("x"))
     let again =

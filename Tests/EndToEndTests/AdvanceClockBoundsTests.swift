@@ -24,18 +24,20 @@ final class AdvanceClockBoundsTests: EndToEndTestCase {
     let d = try startDaemon(["--clock", "manual=9999-12-31T23:00:00Z"])
     let u = try userConnection(d)
     try schedule(u, "late", after: 1800, app: "com.a")
-    try assertInvalidParams(u.call("advanceClock", J(#"{"seconds":3600}"#)), field: "seconds", problemContains: "9999")
     try assertInvalidParams(
-      u.call("advanceClock", J(#"{"seconds":3162240000}"#)), field: "seconds", problemContains: "9999")
+      u.call("advanceClock", json(#"{"seconds":3600}"#)), field: "seconds", problemContains: "9999")
+    try assertInvalidParams(
+      u.call("advanceClock", json(#"{"seconds":3162240000}"#)), field: "seconds", problemContains: "9999")
     // Nothing moved, nothing fired.
     assertJSON(try ok(u.call("ping")), #"{"now":"9999-12-31T23:00:00.000Z"}"#)
-    XCTAssertEqual(try ok(u.call("listPending", J(#"{"app":"com.a"}"#)))["requests"]?.arrayValue?.count, 1)
+    XCTAssertEqual(try ok(u.call("listPending", json(#"{"app":"com.a"}"#)))["requests"]?.arrayValue?.count, 1)
 
     // Up to the last millisecond of 9999 is fine, and not one more.
     assertJSON(
-      try ok(u.call("advanceClock", J(#"{"seconds":3599.999}"#))), #"{"now":"\#(Self.lastDate)","fired":["late"]}"#)
-    try assertInvalidParams(u.call("advanceClock", J(#"{"seconds":0.001}"#)), field: "seconds", problemContains: "9999")
-    assertJSON(try ok(u.call("advanceClock", J(#"{"seconds":0}"#))), #"{"now":"\#(Self.lastDate)","fired":[]}"#)
+      try ok(u.call("advanceClock", json(#"{"seconds":3599.999}"#))), #"{"now":"\#(Self.lastDate)","fired":["late"]}"#)
+    try assertInvalidParams(
+      u.call("advanceClock", json(#"{"seconds":0.001}"#)), field: "seconds", problemContains: "9999")
+    assertJSON(try ok(u.call("advanceClock", json(#"{"seconds":0}"#))), #"{"now":"\#(Self.lastDate)","fired":[]}"#)
     assertJSON(try ok(u.call("ping")), #"{"now":"\#(Self.lastDate)"}"#)
   }
 
@@ -58,19 +60,18 @@ final class AdvanceClockBoundsTests: EndToEndTestCase {
 
   /// The year bound holds across a restart: what `--state` keeps is a date within it.
   func testTheBoundHoldsWithState() throws {
-    let dir = try DaemonProcess.makeTemporaryDirectory()
-    addTeardownBlock { try? FileManager.default.removeItem(atPath: dir) }
+    let dir = try freshDirectory()
     let arguments = ["--clock", "manual=9999-12-31T00:00:00Z", "--state", dir + "/state"]
     let first = try DaemonProcess(arguments: arguments, directory: dir)
     let u = try userConnection(first)
-    try assertInvalidParams(u.call("advanceClock", J(#"{"seconds":86400}"#)), field: "seconds")
+    try assertInvalidParams(u.call("advanceClock", json(#"{"seconds":86400}"#)), field: "seconds")
     assertJSON(
-      try ok(u.call("advanceClock", J(#"{"seconds":86399}"#))), #"{"now":"9999-12-31T23:59:59.000Z","fired":[]}"#)
+      try ok(u.call("advanceClock", json(#"{"seconds":86399}"#))), #"{"now":"9999-12-31T23:59:59.000Z","fired":[]}"#)
     XCTAssertEqual(first.stop(), 0)
     let second = try startDaemon(arguments)
     let again = try userConnection(second)
     assertJSON(try ok(again.call("ping")), #"{"now":"9999-12-31T23:59:59.000Z"}"#)
-    try assertInvalidParams(again.call("advanceClock", J(#"{"seconds":1}"#)), field: "seconds")
+    try assertInvalidParams(again.call("advanceClock", json(#"{"seconds":1}"#)), field: "seconds")
   }
 
   /// One year of a once-a-minute trigger (525,600 firings): the daemon's peak resident
@@ -85,7 +86,7 @@ final class AdvanceClockBoundsTests: EndToEndTestCase {
     _ = try ok(u.call("stats"))
     let idle = try peakKilobytes(pid)
 
-    let advanced = try ok(u.call("advanceClock", J(#"{"seconds":31536000}"#), timeout: 600))
+    let advanced = try ok(u.call("advanceClock", json(#"{"seconds":31536000}"#), timeout: 600))
     let peak = try peakKilobytes(pid)
     XCTAssertEqual(advanced["now"]?.stringValue, "2027-01-01T08:00:00.000Z")
     XCTAssertEqual(advanced["firedCount"]?.intValue, 525_600)
@@ -97,9 +98,9 @@ final class AdvanceClockBoundsTests: EndToEndTestCase {
     XCTAssertLessThan(peak, 2 * idle, "peak \(peak) kB against \(idle) kB idle")
 
     // Everything happened: the last firing's notification is delivered, the next is due.
-    let pending = try ok(u.call("listPending", J(#"{"app":"com.a"}"#)))
+    let pending = try ok(u.call("listPending", json(#"{"app":"com.a"}"#)))
     XCTAssertEqual(pending["requests"]?[0]?["nextTriggerDate"]?.stringValue, "2027-01-01T08:01:00.000Z")
-    let delivered = try ok(u.call("listDelivered", J(#"{"app":"com.a"}"#)))
+    let delivered = try ok(u.call("listDelivered", json(#"{"app":"com.a"}"#)))
     XCTAssertEqual(delivered["notifications"]?[0]?["date"]?.stringValue, "2027-01-01T08:00:00.000Z")
     XCTAssertEqual(try ok(u.call("stats"))["events"]?.intValue, 2 * 525_600 + 1, "scheduled, then fired and delivered")
     return d
@@ -110,17 +111,16 @@ final class AdvanceClockBoundsTests: EndToEndTestCase {
   }
 
   func testAYearOfAOnceAMinuteTriggerFiresInBoundedMemoryWithState() throws {
-    let dir = try DaemonProcess.makeTemporaryDirectory()
-    addTeardownBlock { try? FileManager.default.removeItem(atPath: dir) }
+    let dir = try freshDirectory()
     let first = try assertAYearOfAOnceAMinuteTriggerFitsInBoundedMemory(["--state", dir + "/state"])
     XCTAssertEqual(first.stop(), 0)
     // And what was committed is that year: a restart resumes from it.
     let d = try startDaemon(DaemonProcess.defaultArguments + ["--state", dir + "/state"])
     let u = try userConnection(d)
     assertJSON(try ok(u.call("ping")), #"{"now":"2027-01-01T08:00:00.000Z"}"#)
-    let pending = try ok(u.call("listPending", J(#"{"app":"com.a"}"#)))
+    let pending = try ok(u.call("listPending", json(#"{"app":"com.a"}"#)))
     XCTAssertEqual(pending["requests"]?[0]?["nextTriggerDate"]?.stringValue, "2027-01-01T08:01:00.000Z")
-    let delivered = try ok(u.call("listDelivered", J(#"{"app":"com.a"}"#)))
+    let delivered = try ok(u.call("listDelivered", json(#"{"app":"com.a"}"#)))
     XCTAssertEqual(delivered["notifications"]?[0]?["date"]?.stringValue, "2027-01-01T08:00:00.000Z")
     // Event numbers resume above the committed ones (never reused).
     XCTAssertGreaterThanOrEqual(try ok(u.call("stats"))["events"]?.intValue ?? 0, 2 * 525_600 + 1)
@@ -144,7 +144,7 @@ final class AdvanceClockBoundsTests: EndToEndTestCase {
     _ = try ok(u.call("stats"))
     let idle = try peakKilobytes(pid)
 
-    let advanced = try ok(u.call("advanceClock", J(#"{"seconds":31536000}"#), timeout: 600))
+    let advanced = try ok(u.call("advanceClock", json(#"{"seconds":31536000}"#), timeout: 600))
     let peak = try peakKilobytes(pid)
     XCTAssertEqual(advanced["firedCount"]?.intValue, 525_600)
     print(

@@ -8,7 +8,7 @@ import XCTest
 /// and nothing left of a failed copy (a limit passed, a full file system).
 final class AttachmentCopyTests: AttachmentTestCase {
   func testCopiesArePrivateWhateverTheUmaskAndTheStateDirectorysMode() throws {
-    try needsRoot()
+    try requireOtherUsers()
     let saved = umask(0)
     let world: World
     do {
@@ -127,7 +127,7 @@ final class AttachmentCopyTests: AttachmentTestCase {
   }
 
   func testAFullStateFilesystemRefusesTheCopyAndKeepsServing() throws {
-    try needsRoot()
+    try requireOtherUsers()
     let (made, reason) = try SmallFilesystem.make(bytes: 4 << 20)
     guard let filesystem = made else { throw XCTSkip(reason) }
     addTeardownBlock { filesystem.unmount() }

@@ -25,18 +25,9 @@ class AttachmentTestCase: EndToEndTestCase {
     var attachments: String { state + "/attachments" }
   }
 
-  func needsRoot() throws {
-    guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"),
-      FileManager.default.isExecutableFile(atPath: "/usr/bin/python3")
-    else {
-      throw XCTSkip("needs root, setpriv and python3 to act as other users")
-    }
-  }
-
   func makeWorld(_ arguments: [String] = [], state: String? = nil) throws -> World {
-    try needsRoot()
-    let directory = try DaemonProcess.makeTemporaryDirectory()
-    addTeardownBlock { try? FileManager.default.removeItem(atPath: directory) }
+    try requireOtherUsers()
+    let directory = try freshDirectory()
     chmod(directory, 0o755)
     let stateDirectory = state ?? directory + "/state"
     if state == nil {

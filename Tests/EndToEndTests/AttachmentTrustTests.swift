@@ -181,7 +181,7 @@ final class AttachmentTrustTests: AttachmentTestCase {
     _ = try ok(
       root.call(
         "pushRemote",
-        J(#"{"app":"com.attacker","payload":{"aps":{"alert":{"title":"t","body":"b"},"mutable-content":1}}}"#)))
+        json(#"{"app":"com.attacker","payload":{"aps":{"alert":{"title":"t","body":"b"},"mutable-content":1}}}"#)))
     seen.append(reader.readDataToEndOfFile())
     p.waitUntilExit()
     let lines = String(decoding: seen, as: UTF8.self).split(separator: "\n")
@@ -193,9 +193,8 @@ final class AttachmentTrustTests: AttachmentTestCase {
   // MARK: a daemon that cannot take another identity
 
   func testADaemonWithoutPrivilegeReadsOnlyForItsOwnUid() throws {
-    try needsRoot()
-    let directory = try DaemonProcess.makeTemporaryDirectory()
-    addTeardownBlock { try? FileManager.default.removeItem(atPath: directory) }
+    try requireOtherUsers()
+    let directory = try freshDirectory()
     chmod(directory, 0o755)
     let home = directory + "/daemon"
     XCTAssertEqual(mkdir(home, 0o700), 0)
@@ -203,20 +202,10 @@ final class AttachmentTrustTests: AttachmentTestCase {
     try write("shared", to: directory + "/shared.txt", mode: 0o644)
     try write(Self.script, to: directory + "/client.py", mode: 0o644)
     let socket = home + "/d.sock"
-    let daemon = Process()
-    daemon.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-    daemon.arguments = [
-      "--reuid=\(Self.client)", "--regid=\(Self.client)", "--clear-groups", try DaemonProcess.binary(),
-      "--socket", socket, "--socket-mode", "0666", "--clock", "manual=2026-01-01T08:00:00Z",
-    ]
-    daemon.standardError = FileHandle.nullDevice
-    try daemon.run()
-    addTeardownBlock {
-      daemon.terminate()
-      daemon.waitUntilExit()
-    }
-    let deadline = Date().addingTimeInterval(15)
-    while (try? RawSocket(path: socket)) == nil, Date() < deadline { usleep(20_000) }
+    let daemon = try DaemonProcess(
+      arguments: ["--socket-mode", "0666", "--clock", "manual=2026-01-01T08:00:00Z"], socketPath: socket,
+      directory: directory, launch: .asUser(uid_t(Self.client)))
+    addTeardownBlock { daemon.stop() }
     chmod(home, 0o755)
     let world = World(socketPath: socket, directory: directory)
     let url = "file://" + directory + "/shared.txt"

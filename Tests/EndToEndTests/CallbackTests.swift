@@ -1,5 +1,6 @@
 import Foundation
 import JSONRPC
+import TestSupport
 import UNCenterClient
 import XCTest
 
@@ -30,10 +31,10 @@ final class CallbackTests: EndToEndTestCase {
     let d = try startDaemon()
     let a = try appConnection(d)
     let u = try userConnection(d)
-    try ok(u.call("registerCategories", J(#"{"app":"\#(app)","categories":\#(MethodTests.categories)}"#)))
+    try ok(u.call("registerCategories", json(#"{"app":"\#(app)","categories":\#(MethodTests.categories)}"#)))
     try schedule(u, "m", after: 30, content: #"{"title":"T","categoryIdentifier":"message"}"#, app: app)
     assertJSON(
-      try ok(u.call("advanceClock", J(#"{"seconds":30}"#))), #"{"now":"2026-01-01T08:00:30.000Z","fired":["m"]}"#)
+      try ok(u.call("advanceClock", json(#"{"seconds":30}"#))), #"{"now":"2026-01-01T08:00:30.000Z","fired":["m"]}"#)
     // The callback was written before the user's response, so it is already there.
     let present = try XCTUnwrap(parseLine(a.readLine(timeout: 0.5)), "present not written before the response")
     XCTAssertEqual(present["method"], .string("present"))
@@ -42,7 +43,7 @@ final class CallbackTests: EndToEndTestCase {
       present["params"]?["notification"]?["actions"]?.arrayValue?.compactMap { $0["identifier"]?.stringValue },
       ["reply", "like", "open"])
     // Presented with banner/list (the default): also kept in the delivered list.
-    XCTAssertEqual(try ok(u.call("listDelivered", J(#"{"app":"\#(app)"}"#)))["notifications"]?.arrayValue?.count, 1)
+    XCTAssertEqual(try ok(u.call("listDelivered", json(#"{"app":"\#(app)"}"#)))["notifications"]?.arrayValue?.count, 1)
   }
 
   func testNoPresentInBackgroundOrWithoutListAndBanner() throws {
@@ -52,12 +53,12 @@ final class CallbackTests: EndToEndTestCase {
     // Foreground but neither list nor banner: presented, not kept.
     try schedule(u, "quiet", after: nil, app: app)
     XCTAssertEqual(try a.nextNotification(timeout: 10)?["method"], .string("present"))
-    assertJSON(try ok(u.call("listDelivered", J(#"{"app":"\#(app)"}"#))), #"{"notifications":[]}"#)
+    assertJSON(try ok(u.call("listDelivered", json(#"{"app":"\#(app)"}"#))), #"{"notifications":[]}"#)
     // Background: kept, no callback.
-    try ok(a.call("setForeground", J(#"{"foreground":false}"#)))
+    try ok(a.call("setForeground", json(#"{"foreground":false}"#)))
     try schedule(u, "bg", after: nil, app: app)
     XCTAssertEqual(
-      try ok(u.call("listDelivered", J(#"{"app":"\#(app)"}"#)))["notifications"]?[0]?["identifier"], .string("bg"))
+      try ok(u.call("listDelivered", json(#"{"app":"\#(app)"}"#)))["notifications"]?[0]?["identifier"], .string("bg"))
     XCTAssertNil(try a.nextNotification(timeout: 0.5))
   }
 
@@ -65,12 +66,12 @@ final class CallbackTests: EndToEndTestCase {
     let d = try startDaemon()
     let a = try appConnection(d)
     let u = try userConnection(d)
-    try ok(a.call("registerCategories", J(#"{"categories":\#(MethodTests.categories)}"#)))
+    try ok(a.call("registerCategories", json(#"{"categories":\#(MethodTests.categories)}"#)))
     try schedule(a, "m", after: nil, content: #"{"title":"T","categoryIdentifier":"message"}"#)
     XCTAssertEqual(try a.nextNotification(timeout: 10)?["method"], .string("present"))
 
     let r = try ok(
-      u.call("respond", J(#"{"app":"\#(app)","identifier":"m","actionIdentifier":"reply","userText":"On my way"}"#)))
+      u.call("respond", json(#"{"app":"\#(app)","identifier":"m","actionIdentifier":"reply","userText":"On my way"}"#)))
     XCTAssertEqual(r["delivered"], .bool(true))
     XCTAssertEqual(r["queued"], .bool(false))
     let receive = try XCTUnwrap(parseLine(a.readLine(timeout: 0.5)), "receive not written before the response")
@@ -90,7 +91,8 @@ final class CallbackTests: EndToEndTestCase {
     try ok(
       u.call(
         "respond",
-        J(#"{"app":"\#(app)","identifier":"t","actionIdentifier":"com.apple.UNNotificationDefaultActionIdentifier"}"#)))
+        json(
+          #"{"app":"\#(app)","identifier":"t","actionIdentifier":"com.apple.UNNotificationDefaultActionIdentifier"}"#)))
     let tap = try XCTUnwrap(a.nextNotification(timeout: 10))
     XCTAssertEqual(
       tap["params"]?["response"]?["actionIdentifier"], .string("com.apple.UNNotificationDefaultActionIdentifier"))
@@ -107,7 +109,8 @@ final class CallbackTests: EndToEndTestCase {
     let r = try ok(
       u.call(
         "respond",
-        J(#"{"app":"\#(app)","identifier":"n","actionIdentifier":"com.apple.UNNotificationDismissActionIdentifier"}"#)))
+        json(
+          #"{"app":"\#(app)","identifier":"n","actionIdentifier":"com.apple.UNNotificationDismissActionIdentifier"}"#)))
     XCTAssertEqual(r["delivered"], .bool(false))
     XCTAssertEqual(r["queued"], .bool(false))
     XCTAssertNil(try a.nextNotification(timeout: 0.5))
@@ -117,7 +120,7 @@ final class CallbackTests: EndToEndTestCase {
   func testQueuedResponsesDeliveredOldestFirstOnHello() throws {
     let d = try startDaemon()
     let u = try userConnection(d)
-    try ok(u.call("registerCategories", J(#"{"app":"\#(app)","categories":\#(MethodTests.categories)}"#)))
+    try ok(u.call("registerCategories", json(#"{"app":"\#(app)","categories":\#(MethodTests.categories)}"#)))
     for id in ["n1", "n2", "n3"] {
       try schedule(u, id, after: nil, content: #"{"title":"\#(id)","categoryIdentifier":"message"}"#, app: app)
     }
@@ -158,7 +161,7 @@ final class CallbackTests: EndToEndTestCase {
 
     // Nothing is delivered twice.
     let second = try d.connect()
-    XCTAssertEqual(try ok(second.call("hello", J(#"{"appId":"\#(app)"}"#)))["queuedResponses"], .int(0))
+    XCTAssertEqual(try ok(second.call("hello", json(#"{"appId":"\#(app)"}"#)))["queuedResponses"], .int(0))
     XCTAssertNil(try second.nextNotification(timeout: 0.5))
   }
 
@@ -167,7 +170,7 @@ final class CallbackTests: EndToEndTestCase {
     let a1 = try appConnection(d)
     let a2 = try appConnection(d, extra: #""surface":"watch""#)
     let other = try appConnection(d, appId: "com.example.other")
-    try ok(a1.call("registerCategories", J(#"{"categories":\#(MethodTests.categories)}"#)))
+    try ok(a1.call("registerCategories", json(#"{"categories":\#(MethodTests.categories)}"#)))
     try schedule(a1, "m", after: nil, content: #"{"title":"T","categoryIdentifier":"message"}"#)
     let p1 = try XCTUnwrap(a1.nextNotification(timeout: 10))
     let p2 = try XCTUnwrap(a2.nextNotification(timeout: 10))

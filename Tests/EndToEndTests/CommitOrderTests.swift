@@ -6,16 +6,11 @@ import XCTest
 /// `--state` commits off the loop: answers are held until their commit is durable, and a
 /// connection's answers keep their order even when a later request touched no state.
 final class CommitOrderTests: EndToEndTestCase {
-  private func stateDaemon(_ dir: String) throws -> DaemonProcess {
+  /// A `--state` daemon on the real clock.
+  private func realClockStateDaemon(_ dir: String) throws -> DaemonProcess {
     let d = try DaemonProcess(arguments: ["--state", dir + "/state"], directory: dir)
     addTeardownBlock { [d] in d.stop() }
     return d
-  }
-
-  private func freshDirectory() throws -> String {
-    let dir = try DaemonProcess.makeTemporaryDirectory()
-    addTeardownBlock { try? FileManager.default.removeItem(atPath: dir) }
-    return dir
   }
 
   /// Request `i` of a burst: a change, a call that changes nothing, or an error.
@@ -48,7 +43,7 @@ final class CommitOrderTests: EndToEndTestCase {
 
   func testPipelinedAnswersKeepTheirOrderAndSurviveKill9() throws {
     let dir = try freshDirectory()
-    var d = try stateDaemon(dir)
+    var d = try realClockStateDaemon(dir)
     let count = 3000
     let s = try d.raw()
     // Sent in pieces so the daemon reads them over many loop turns, while commits run.
@@ -57,11 +52,10 @@ final class CommitOrderTests: EndToEndTestCase {
     }
     readAnswers(s, count: count)
     // Every scheduleLocal was acknowledged, so every one must be there after kill -9.
-    kill(d.process.processIdentifier, SIGKILL)
-    XCTAssertTrue(d.waitForExit(timeout: 10))
-    d = try stateDaemon(dir)
+    XCTAssertTrue(d.kill9())
+    d = try realClockStateDaemon(dir)
     let user = try d.connect()
-    let pending = try ok(user.call("listPending", J(#"{"app":"com.order"}"#)))["requests"]?.arrayValue ?? []
+    let pending = try ok(user.call("listPending", json(#"{"app":"com.order"}"#)))["requests"]?.arrayValue ?? []
     XCTAssertEqual(pending.count, count / 3)
   }
 
@@ -69,7 +63,7 @@ final class CommitOrderTests: EndToEndTestCase {
   /// its commit) before the daemon closes the connection.
   func testHalfClosedConnectionGetsItsHeldAnswersBeforeClosing() throws {
     let dir = try freshDirectory()
-    let d = try stateDaemon(dir)
+    let d = try realClockStateDaemon(dir)
     let s = try d.raw()
     let count = 600
     try s.send((0..<count).map(request).joined(separator: "\n") + "\n")
@@ -82,7 +76,7 @@ final class CommitOrderTests: EndToEndTestCase {
   /// ever and each gets its answers in order.
   func testConnectionsWithAndWithoutChangesInterleave() throws {
     let dir = try freshDirectory()
-    let d = try stateDaemon(dir)
+    let d = try realClockStateDaemon(dir)
     let writer = try d.raw()
     let pinger = try d.raw()
     let count = 900

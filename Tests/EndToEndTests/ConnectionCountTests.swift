@@ -111,7 +111,7 @@ final class ConnectionCountTests: EndToEndTestCase {
     do {
       // Closed when it goes out of scope, right after its answer.
       let user = try userConnection(d)
-      _ = try ok(user.call("scheduleLocal", J(#"{"app":"com.a","identifier":"x","content":{},"trigger":null}"#)))
+      _ = try ok(user.call("scheduleLocal", json(#"{"app":"com.a","identifier":"x","content":{},"trigger":null}"#)))
     }
     try eventually {
       try ok(c.call("stats"))["connections"]?.intValue == 1 && openDescriptors(pid) == baseline

@@ -7,24 +7,6 @@ import XCTest
 /// `--state`: every acknowledged change survives `kill -9` at any instant, and nothing
 /// unacknowledged is half-applied (proto-docs/README.md, "Durable state").
 final class CrashTests: EndToEndTestCase {
-  private func stateDaemon(_ dir: String) throws -> DaemonProcess {
-    let d = try DaemonProcess(
-      arguments: ["--clock", "manual=2026-01-01T08:00:00Z", "--state", dir + "/state"], directory: dir)
-    addTeardownBlock { [d] in d.stop() }
-    return d
-  }
-
-  private func kill9(_ d: DaemonProcess) {
-    kill(d.process.processIdentifier, SIGKILL)
-    XCTAssertTrue(d.waitForExit(timeout: 10))
-  }
-
-  private func freshDirectory() throws -> String {
-    let dir = try DaemonProcess.makeTemporaryDirectory()
-    addTeardownBlock { try? FileManager.default.removeItem(atPath: dir) }
-    return dir
-  }
-
   func testStateSurvivesKillAfterEachKindOfChange() throws {
     let dir = try freshDirectory()
     var d = try stateDaemon(dir)
@@ -32,50 +14,50 @@ final class CrashTests: EndToEndTestCase {
     try ok(
       user.call(
         "registerCategories",
-        J(
+        json(
           #"{"app":"a","categories":[{"identifier":"msg","actions":[{"identifier":"ok","title":"OK","options":["foreground"]}],"options":["customDismissAction"]}]}"#
         )))
     try ok(
       user.call(
         "scheduleLocal",
-        J(
+        json(
           #"{"app":"a","identifier":"later","content":{"title":"L","badge":3},"trigger":{"type":"timeInterval","timeInterval":60,"repeats":true}}"#
         )))
-    kill9(d)
+    XCTAssertTrue(d.kill9())
 
     d = try stateDaemon(dir)
     user = try userConnection(d)
-    assertJSON(try ok(user.call("getCategories", J(#"{"app":"a"}"#)))["categories"]?[0]?["identifier"], #""msg""#)
+    assertJSON(try ok(user.call("getCategories", json(#"{"app":"a"}"#)))["categories"]?[0]?["identifier"], #""msg""#)
     assertJSON(
-      try ok(user.call("listPending", J(#"{"app":"a"}"#)))["requests"]?[0]?["nextTriggerDate"],
+      try ok(user.call("listPending", json(#"{"app":"a"}"#)))["requests"]?[0]?["nextTriggerDate"],
       #""2026-01-01T08:01:00.000Z""#)
-    try ok(user.call("advanceClock", J(#"{"seconds":60}"#)))
+    try ok(user.call("advanceClock", json(#"{"seconds":60}"#)))
     try ok(
       user.call(
         "scheduleLocal",
-        J(#"{"app":"a","identifier":"now","content":{"title":"N","categoryIdentifier":"msg"},"trigger":null}"#)))
-    kill9(d)
+        json(#"{"app":"a","identifier":"now","content":{"title":"N","categoryIdentifier":"msg"},"trigger":null}"#)))
+    XCTAssertTrue(d.kill9())
 
     d = try stateDaemon(dir)
     user = try userConnection(d)
-    let delivered = try ok(user.call("listDelivered", J(#"{"app":"a"}"#)))["notifications"]?.arrayValue ?? []
+    let delivered = try ok(user.call("listDelivered", json(#"{"app":"a"}"#)))["notifications"]?.arrayValue ?? []
     XCTAssertEqual(delivered.compactMap { $0["identifier"]?.stringValue }.sorted(), ["later", "now"])
-    assertJSON(try ok(user.call("getBadgeCount", J(#"{"app":"a"}"#)))["count"], "3")
+    assertJSON(try ok(user.call("getBadgeCount", json(#"{"app":"a"}"#)))["count"], "3")
     assertJSON(try ok(user.call("ping"))["now"], #""2026-01-01T08:01:00.000Z""#)
     assertJSON(
-      try ok(user.call("listPending", J(#"{"app":"a"}"#)))["requests"]?[0]?["nextTriggerDate"],
+      try ok(user.call("listPending", json(#"{"app":"a"}"#)))["requests"]?[0]?["nextTriggerDate"],
       #""2026-01-01T08:02:00.000Z""#)
-    let responded = try ok(user.call("respond", J(#"{"app":"a","identifier":"now","actionIdentifier":"ok"}"#)))
+    let responded = try ok(user.call("respond", json(#"{"app":"a","identifier":"now","actionIdentifier":"ok"}"#)))
     assertJSON(responded["queued"], "true")
-    kill9(d)
+    XCTAssertTrue(d.kill9())
 
     d = try stateDaemon(dir)
     let app = try d.connect()
-    let hello = try ok(app.call("hello", J(#"{"appId":"a"}"#)))
+    let hello = try ok(app.call("hello", json(#"{"appId":"a"}"#)))
     assertJSON(hello["queuedResponses"], "1")
     XCTAssertEqual(app.notifications.first?["params"]?["response"]?["actionIdentifier"]?.stringValue, "ok")
     user = try userConnection(d)
-    let after = try ok(user.call("listDelivered", J(#"{"app":"a"}"#)))["notifications"]?.arrayValue ?? []
+    let after = try ok(user.call("listDelivered", json(#"{"app":"a"}"#)))["notifications"]?.arrayValue ?? []
     XCTAssertEqual(after.compactMap { $0["identifier"]?.stringValue }, ["later"])
   }
 
@@ -107,12 +89,12 @@ final class CrashTests: EndToEndTestCase {
         lastID = id
         acked.insert("r\(id)")
       }
-      kill9(d)
+      XCTAssertTrue(d.kill9())
       XCTAssertGreaterThanOrEqual(acked.count, stopAt)
 
       let again = try stateDaemon(dir)
       let user = try userConnection(again)
-      let pending = try ok(user.call("listPending", J(#"{"app":"b"}"#)))["requests"]?.arrayValue ?? []
+      let pending = try ok(user.call("listPending", json(#"{"app":"b"}"#)))["requests"]?.arrayValue ?? []
       var present = Set<String>()
       for r in pending {
         let id = r["identifier"]?.stringValue ?? "?"
@@ -134,13 +116,13 @@ final class CrashTests: EndToEndTestCase {
     let dir = try freshDirectory()
     var d = try stateDaemon(dir)
     var user = try userConnection(d)
-    assertJSON(try ok(user.call("advanceClock", J(#"{"seconds":30}"#)))["fired"], "[]")
-    kill9(d)
+    assertJSON(try ok(user.call("advanceClock", json(#"{"seconds":30}"#)))["fired"], "[]")
+    XCTAssertTrue(d.kill9())
 
     d = try stateDaemon(dir)
     user = try userConnection(d)
     assertJSON(try ok(user.call("ping"))["now"], #""2026-01-01T08:00:30.000Z""#)
-    assertJSON(try ok(user.call("advanceClock", J(#"{"seconds":15}"#)))["now"], #""2026-01-01T08:00:45.000Z""#)
+    assertJSON(try ok(user.call("advanceClock", json(#"{"seconds":15}"#)))["now"], #""2026-01-01T08:00:45.000Z""#)
     XCTAssertEqual(d.stop(), 0)
 
     d = try stateDaemon(dir)
@@ -158,24 +140,24 @@ final class CrashTests: EndToEndTestCase {
       try ok(
         user.call(
           "scheduleLocal",
-          J(
+          json(
             #"{"app":"a","identifier":"\#(id)","content":{"title":"T"},"trigger":{"type":"timeInterval","timeInterval":60,"repeats":false}}"#
           )))
     }
-    let before = try ok(user.call("waitFor", J(#"{"event":{"type":"scheduled","identifier":"e2"},"timeout":0}"#)))[
+    let before = try ok(user.call("waitFor", json(#"{"event":{"type":"scheduled","identifier":"e2"},"timeout":0}"#)))[
       "event"]
     let e2 = try XCTUnwrap(before?["seq"]?.intValue)
-    kill9(d)
+    XCTAssertTrue(d.kill9())
 
     d = try stateDaemon(dir)
     user = try userConnection(d)
-    let after = try ok(user.call("waitFor", J(#"{"event":{"type":"scheduled","identifier":"e2"},"timeout":0}"#)))[
+    let after = try ok(user.call("waitFor", json(#"{"event":{"type":"scheduled","identifier":"e2"},"timeout":0}"#)))[
       "event"]
     XCTAssertEqual(after, before, "the same event, number and all")
-    let since = try ok(user.call("waitFor", J(#"{"event":{"app":"a"},"since":\#(e2),"timeout":0}"#)))["event"]
+    let since = try ok(user.call("waitFor", json(#"{"event":{"app":"a"},"since":\#(e2),"timeout":0}"#)))["event"]
     XCTAssertEqual(since?["identifier"], .string("e3"), "since a number from before the restart")
-    try ok(user.call("scheduleLocal", J(#"{"app":"a","identifier":"e4","content":{"title":"T"},"trigger":null}"#)))
-    let fresh = try ok(user.call("waitFor", J(#"{"event":{"type":"delivered","identifier":"e4"},"timeout":0}"#)))[
+    try ok(user.call("scheduleLocal", json(#"{"app":"a","identifier":"e4","content":{"title":"T"},"trigger":null}"#)))
+    let fresh = try ok(user.call("waitFor", json(#"{"event":{"type":"delivered","identifier":"e4"},"timeout":0}"#)))[
       "event"]
     let e3 = try XCTUnwrap(since?["seq"]?.intValue)
     XCTAssertGreaterThan(try XCTUnwrap(fresh?["seq"]?.intValue), e3, "numbering goes on above the stored events")
@@ -183,11 +165,11 @@ final class CrashTests: EndToEndTestCase {
 
     d = try stateDaemon(dir)
     user = try userConnection(d)
-    try ok(user.call("reset", J(#"{"app":"a"}"#)))
+    try ok(user.call("reset", json(#"{"app":"a"}"#)))
     XCTAssertEqual(d.stop(), 0)
     d = try stateDaemon(dir)
     user = try userConnection(d)
-    let gone = try ok(user.call("waitFor", J(#"{"event":{"app":"a","type":"scheduled"},"timeout":0}"#)))
+    let gone = try ok(user.call("waitFor", json(#"{"event":{"app":"a","type":"scheduled"},"timeout":0}"#)))
     XCTAssertEqual(gone["event"], .null, "a reset app's history stays gone after a restart")
   }
 
@@ -209,40 +191,38 @@ final class CrashTests: EndToEndTestCase {
 /// (proto-docs/README.md, "Durable state").
 final class CatchUpEndToEndTests: EndToEndTestCase {
   func testMissedTriggersFireOnceLateAfterARestart() throws {
-    let dir = try DaemonProcess.makeTemporaryDirectory()
-    addTeardownBlock { try? FileManager.default.removeItem(atPath: dir) }
+    let dir = try freshDirectory()
     let args = ["--clock", "real", "--state", dir + "/state"]
     var d = try DaemonProcess(arguments: args, directory: dir)
     var user = try userConnection(d)
     try ok(
       user.call(
         "scheduleLocal",
-        J(
+        json(
           #"{"app":"a","identifier":"once","content":{"title":"O"},"trigger":{"type":"timeInterval","timeInterval":1}}"#
         )))
     try ok(
       user.call(
         "scheduleLocal",
-        J(
+        json(
           #"{"app":"a","identifier":"every","content":{"title":"E"},"trigger":{"type":"timeInterval","timeInterval":60,"repeats":true}}"#
         )))
     try ok(
       user.call(
         "scheduleLocal",
-        J(
+        json(
           #"{"app":"a","identifier":"later","content":{"title":"L"},"trigger":{"type":"timeInterval","timeInterval":3600}}"#
         )))
-    kill(d.process.processIdentifier, SIGKILL)
-    XCTAssertTrue(d.waitForExit(timeout: 10))
+    XCTAssertTrue(d.kill9())
     usleep(1_500_000)
 
-    d = try DaemonProcess(arguments: args, directory: dir)
+    d = try d.restart()
     addTeardownBlock { [d] in d.stop() }
     user = try userConnection(d)
-    let delivered = try ok(user.call("listDelivered", J(#"{"app":"a"}"#)))["notifications"]?.arrayValue ?? []
+    let delivered = try ok(user.call("listDelivered", json(#"{"app":"a"}"#)))["notifications"]?.arrayValue ?? []
     XCTAssertEqual(delivered.compactMap { $0["identifier"]?.stringValue }, ["once"])
     XCTAssertEqual(delivered.first?["late"], .bool(true))
-    let pending = try ok(user.call("listPending", J(#"{"app":"a"}"#)))["requests"]?.arrayValue ?? []
+    let pending = try ok(user.call("listPending", json(#"{"app":"a"}"#)))["requests"]?.arrayValue ?? []
     XCTAssertEqual(pending.compactMap { $0["identifier"]?.stringValue }.sorted(), ["every", "later"])
     XCTAssertTrue(d.stderr.contains("event=caught_up fired=1"), d.stderr)
   }

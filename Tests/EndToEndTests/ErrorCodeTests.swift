@@ -1,5 +1,6 @@
 import Foundation
 import JSONRPC
+import TestSupport
 import UNCenterClient
 import XCTest
 
@@ -45,32 +46,33 @@ final class ErrorCodeTests: EndToEndTestCase {
     let d = try startDaemon()
     let c = try appConnection(d)
     try assertInvalidParams(
-      c.call("scheduleLocal", J(#"{"identifier":"x","content":{"title":"T","badge":"3"},"trigger":null}"#)),
+      c.call("scheduleLocal", json(#"{"identifier":"x","content":{"title":"T","badge":"3"},"trigger":null}"#)),
       field: "content.badge", problemContains: "expected an integer, got a string")
     try assertInvalidParams(
-      c.call("scheduleLocal", J(#"{"identifier":"x","content":{"title":"T","colour":"red"},"trigger":null}"#)),
+      c.call("scheduleLocal", json(#"{"identifier":"x","content":{"title":"T","colour":"red"},"trigger":null}"#)),
       field: "content.colour", problemContains: "unknown field")
-    try assertInvalidParams(c.call("ping", J(#"{"verbose":true}"#)), field: "verbose", problemContains: "unknown field")
     try assertInvalidParams(
-      c.call("scheduleLocal", J(#"{"identifier":"x","content":{"title":"T","badge":-1},"trigger":null}"#)),
+      c.call("ping", json(#"{"verbose":true}"#)), field: "verbose", problemContains: "unknown field")
+    try assertInvalidParams(
+      c.call("scheduleLocal", json(#"{"identifier":"x","content":{"title":"T","badge":-1},"trigger":null}"#)),
       field: "content.badge", problemContains: "badgeInputInvalid")
     try assertInvalidParams(
-      c.call("setBadgeCount", J(#"{"count":-1}"#)), field: "count", problemContains: "badgeInputInvalid")
-    try assertInvalidParams(c.call("setBadgeCount", J(#"{"count":1.5}"#)), field: "count")
-    try assertInvalidParams(c.call("advanceClock", J(#"{}"#)), field: "seconds", problemContains: "required")
+      c.call("setBadgeCount", json(#"{"count":-1}"#)), field: "count", problemContains: "badgeInputInvalid")
+    try assertInvalidParams(c.call("setBadgeCount", json(#"{"count":1.5}"#)), field: "count")
+    try assertInvalidParams(c.call("advanceClock", json(#"{}"#)), field: "seconds", problemContains: "required")
     try assertInvalidParams(
-      c.call("registerCategories", J(#"{"categories":[{"identifier":"a"},{"identifier":"b"},{"identifier":"a"}]}"#)),
+      c.call("registerCategories", json(#"{"categories":[{"identifier":"a"},{"identifier":"b"},{"identifier":"a"}]}"#)),
       field: "categories[2].identifier", problemContains: "duplicate")
     try assertInvalidParams(
       c.call(
         "registerCategories",
-        J(#"{"categories":[{"identifier":"a","actions":[{"identifier":"x","title":"X","options":["loud"]}]}]}"#)),
+        json(#"{"categories":[{"identifier":"a","actions":[{"identifier":"x","title":"X","options":["loud"]}]}]}"#)),
       field: "categories[0].actions[0].options[0]")
     let fresh = try d.connect()
-    try assertInvalidParams(fresh.call("hello", J(#"{"role":"app"}"#)), field: "appId", problemContains: "required")
-    try assertInvalidParams(fresh.call("hello", J(#"{"appId":"a","role":"admin"}"#)), field: "role")
+    try assertInvalidParams(fresh.call("hello", json(#"{"role":"app"}"#)), field: "appId", problemContains: "required")
+    try assertInvalidParams(fresh.call("hello", json(#"{"appId":"a","role":"admin"}"#)), field: "role")
     try assertInvalidParams(
-      fresh.call("hello", J(#"{"appId":"a","presentation":["banner","banner"]}"#)), field: "presentation[1]")
+      fresh.call("hello", json(#"{"appId":"a","presentation":["banner","banner"]}"#)), field: "presentation[1]")
     // Nothing was registered by the refused calls.
     assertJSON(try ok(c.call("getCategories")), #"{"categories":[]}"#)
   }
@@ -87,17 +89,18 @@ final class ErrorCodeTests: EndToEndTestCase {
   func testUserTextMissingOrForbidden() throws {
     let d = try startDaemon()
     let c = try appConnection(d)
-    try ok(c.call("registerCategories", J(#"{"categories":\#(MethodTests.categories)}"#)))
+    try ok(c.call("registerCategories", json(#"{"categories":\#(MethodTests.categories)}"#)))
     try schedule(c, "n", after: nil, content: #"{"title":"T","categoryIdentifier":"message"}"#)
     try assertInvalidParams(
-      c.call("respond", J(#"{"identifier":"n","actionIdentifier":"reply"}"#)), field: "userText",
+      c.call("respond", json(#"{"identifier":"n","actionIdentifier":"reply"}"#)), field: "userText",
       problemContains: "required")
     try assertInvalidParams(
-      c.call("respond", J(#"{"identifier":"n","actionIdentifier":"open","userText":"hi"}"#)), field: "userText")
+      c.call("respond", json(#"{"identifier":"n","actionIdentifier":"open","userText":"hi"}"#)), field: "userText")
     try assertInvalidParams(
       c.call(
         "respond",
-        J(#"{"identifier":"n","actionIdentifier":"com.apple.UNNotificationDefaultActionIdentifier","userText":"hi"}"#)),
+        json(
+          #"{"identifier":"n","actionIdentifier":"com.apple.UNNotificationDefaultActionIdentifier","userText":"hi"}"#)),
       field: "userText")
     // The refused responses left the notification delivered.
     XCTAssertEqual(try ok(c.call("listDelivered"))["notifications"]?.arrayValue?.count, 1)
@@ -109,63 +112,66 @@ final class ErrorCodeTests: EndToEndTestCase {
     let e = try failure(c.call("getCategories"), -32000, reason: "noApp")
     XCTAssertFalse(e.message.isEmpty)
     try failure(
-      c.call("scheduleLocal", J(#"{"identifier":"x","content":{"title":"T"},"trigger":null}"#)), -32000, reason: "noApp"
+      c.call("scheduleLocal", json(#"{"identifier":"x","content":{"title":"T"},"trigger":null}"#)), -32000,
+      reason: "noApp"
     )
-    _ = try ok(c.call("hello", J(#"{"role":"user"}"#)))
+    _ = try ok(c.call("hello", json(#"{"role":"user"}"#)))
     try failure(c.call("listPending"), -32000, reason: "noApp")
     // Naming the app works without hello; ping and advanceClock need no app.
-    assertJSON(try ok(c.call("listPending", J(#"{"app":"com.example.chat"}"#))), #"{"requests":[]}"#)
-    try ok(c.call("advanceClock", J(#"{"seconds":1}"#)))
+    assertJSON(try ok(c.call("listPending", json(#"{"app":"com.example.chat"}"#))), #"{"requests":[]}"#)
+    try ok(c.call("advanceClock", json(#"{"seconds":1}"#)))
   }
 
   func testNotFound() throws {
     let d = try startDaemon()
     let c = try appConnection(d)
     let e = try failure(
-      c.call("respond", J(#"{"identifier":"ghost","actionIdentifier":"x"}"#)), -32003, reason: "notFound")
+      c.call("respond", json(#"{"identifier":"ghost","actionIdentifier":"x"}"#)), -32003, reason: "notFound")
     XCTAssertEqual(e.data?["identifier"], .string("ghost"))
-    try failure(c.call("completeResponse", J(#"{"responseId":"resp-999"}"#)), -32003, reason: "notFound")
+    try failure(c.call("completeResponse", json(#"{"responseId":"resp-999"}"#)), -32003, reason: "notFound")
   }
 
   func testActionUnavailable() throws {
     let d = try startDaemon()
     let c = try appConnection(d)
-    try ok(c.call("registerCategories", J(#"{"categories":\#(MethodTests.categories)}"#)))
+    try ok(c.call("registerCategories", json(#"{"categories":\#(MethodTests.categories)}"#)))
     try schedule(c, "m", after: nil, content: #"{"title":"T","categoryIdentifier":"message"}"#)
     try schedule(c, "plain", after: nil, content: #"{"title":"T"}"#)
     let e = try failure(
-      c.call("respond", J(#"{"identifier":"m","actionIdentifier":"nope"}"#)), -32004, reason: "actionUnavailable")
+      c.call("respond", json(#"{"identifier":"m","actionIdentifier":"nope"}"#)), -32004, reason: "actionUnavailable")
     XCTAssertEqual(e.data?["action"], .string("nope"))
     // A category action is not offered by a notification without that category.
     try failure(
-      c.call("respond", J(#"{"identifier":"plain","actionIdentifier":"open"}"#)), -32004, reason: "actionUnavailable")
+      c.call("respond", json(#"{"identifier":"plain","actionIdentifier":"open"}"#)), -32004, reason: "actionUnavailable"
+    )
   }
 
   func testAuthenticationRequiredOnLockedDevice() throws {
     let d = try startDaemon()
     let c = try appConnection(d)
-    try ok(c.call("registerCategories", J(#"{"categories":\#(MethodTests.categories)}"#)))
+    try ok(c.call("registerCategories", json(#"{"categories":\#(MethodTests.categories)}"#)))
     try schedule(c, "m", after: nil, content: #"{"title":"T","categoryIdentifier":"message"}"#)
-    try ok(c.call("setDeviceLocked", J(#"{"locked":true}"#)))
+    try ok(c.call("setDeviceLocked", json(#"{"locked":true}"#)))
     let e = try failure(
-      c.call("respond", J(#"{"identifier":"m","actionIdentifier":"like"}"#)), -32005, reason: "authenticationRequired")
+      c.call("respond", json(#"{"identifier":"m","actionIdentifier":"like"}"#)), -32005,
+      reason: "authenticationRequired")
     XCTAssertEqual(e.data?["action"], .string("like"))
     try failure(
-      c.call("respond", J(#"{"identifier":"m","actionIdentifier":"like","authenticated":false}"#)), -32005,
+      c.call("respond", json(#"{"identifier":"m","actionIdentifier":"like","authenticated":false}"#)), -32005,
       reason: "authenticationRequired")
-    let r = try ok(c.call("respond", J(#"{"identifier":"m","actionIdentifier":"like","authenticated":true}"#)))
+    let r = try ok(c.call("respond", json(#"{"identifier":"m","actionIdentifier":"like","authenticated":true}"#)))
     XCTAssertEqual(r["delivered"], .bool(true))
     // Actions without authenticationRequired are unaffected by the lock.
     try schedule(c, "m2", after: nil, content: #"{"title":"T","categoryIdentifier":"message"}"#)
-    try ok(c.call("respond", J(#"{"identifier":"m2","actionIdentifier":"open"}"#)))
+    try ok(c.call("respond", json(#"{"identifier":"m2","actionIdentifier":"open"}"#)))
   }
 
   func testAuthenticationNotNeededWhenUnlocked() throws {
     let d = try startDaemon()
     let c = try appConnection(d)
-    try ok(c.call("registerCategories", J(#"{"categories":\#(MethodTests.categories)}"#)))
+    try ok(c.call("registerCategories", json(#"{"categories":\#(MethodTests.categories)}"#)))
     try schedule(c, "m", after: nil, content: #"{"title":"T","categoryIdentifier":"message"}"#)
-    try ok(c.call("respond", J(#"{"identifier":"m","actionIdentifier":"like"}"#)))
+    try ok(c.call("respond", json(#"{"identifier":"m","actionIdentifier":"like"}"#)))
   }
 
   func testInvalidTrigger() throws {
@@ -174,7 +180,7 @@ final class ErrorCodeTests: EndToEndTestCase {
     let zero = try failure(
       c.call(
         "scheduleLocal",
-        J(
+        json(
           #"{"identifier":"x","content":{"title":"T"},"trigger":{"type":"timeInterval","timeInterval":0,"repeats":false}}"#
         )),
       -32008, reason: "invalidTrigger")
@@ -182,7 +188,7 @@ final class ErrorCodeTests: EndToEndTestCase {
     let negative = try failure(
       c.call(
         "scheduleLocal",
-        J(
+        json(
           #"{"identifier":"x","content":{"title":"T"},"trigger":{"type":"timeInterval","timeInterval":-5,"repeats":false}}"#
         )),
       -32008, reason: "invalidTrigger")
@@ -190,7 +196,7 @@ final class ErrorCodeTests: EndToEndTestCase {
     let repeating = try failure(
       c.call(
         "scheduleLocal",
-        J(
+        json(
           #"{"identifier":"x","content":{"title":"T"},"trigger":{"type":"timeInterval","timeInterval":30,"repeats":true}}"#
         )),
       -32008, reason: "invalidTrigger")

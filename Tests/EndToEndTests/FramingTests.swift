@@ -1,5 +1,6 @@
 import Foundation
 import JSONRPC
+import TestSupport
 import UNCenterClient
 import XCTest
 
@@ -92,7 +93,7 @@ final class FramingTests: EndToEndTestCase {
       }
     }
     let c = try d.connect()
-    assertJSON(try ok(c.call("getBadgeCount", J(#"{"app":"com.example.chat"}"#))), #"{"count":\#(n)}"#)
+    assertJSON(try ok(c.call("getBadgeCount", json(#"{"app":"com.example.chat"}"#))), #"{"count":\#(n)}"#)
   }
 
   func testRequestSplitAcrossManyWrites() throws {

@@ -37,7 +37,7 @@ final class FullDiskTests: EndToEndTestCase {
   /// A request of about `bytes` bytes of content.
   private func bigSchedule(_ id: String, bytes: Int = 20_000) -> JSONValue {
     let body = String(repeating: "x", count: bytes)
-    return J(
+    return json(
       #"{"app":"com.disk","identifier":"\#(id)","content":{"title":"T","body":"\#(body)"},"trigger":{"type":"timeInterval","timeInterval":3600,"repeats":false}}"#
     )
   }
@@ -47,7 +47,7 @@ final class FullDiskTests: EndToEndTestCase {
     let d = try stateDaemon(disk)
     let user = try userConnection(d)
     let watcher = try d.connect()
-    try ok(watcher.call("watch", J("{}")))
+    try ok(watcher.call("watch", json("{}")))
     var acknowledged: [String] = []
     for i in 0..<5 {
       try ok(user.call("scheduleLocal", bigSchedule("before-\(i)")))
@@ -74,12 +74,12 @@ final class FullDiskTests: EndToEndTestCase {
     XCTAssertTrue(error.message.contains("No space left on device"), error.message)
     // Refused again, up front, without any new log line.
     try failure(user.call("scheduleLocal", bigSchedule("refused-again")), -32010, reason: "stateNotWritable")
-    try failure(user.call("removePending", J(#"{"app":"com.disk","identifiers":["before-0"]}"#)), -32010)
-    try failure(user.call("setBadgeCount", J(#"{"app":"com.disk","count":3}"#)), -32010)
+    try failure(user.call("removePending", json(#"{"app":"com.disk","identifiers":["before-0"]}"#)), -32010)
+    try failure(user.call("setBadgeCount", json(#"{"app":"com.disk","count":3}"#)), -32010)
 
     // Reads, ping and stats go on, and show everything acknowledged.
     try ok(user.call("ping"))
-    let listed = try ok(user.call("listPending", J(#"{"app":"com.disk"}"#)))["requests"]?.arrayValue ?? []
+    let listed = try ok(user.call("listPending", json(#"{"app":"com.disk"}"#)))["requests"]?.arrayValue ?? []
     XCTAssertEqual(Set(listed.compactMap { $0["identifier"]?.stringValue }), Set(acknowledged))
     let state = try ok(user.call("stats"))["state"]
     XCTAssertEqual(state?["writable"], .bool(false))
@@ -108,11 +108,10 @@ final class FullDiskTests: EndToEndTestCase {
     }
 
     // Nothing acknowledged is lost.
-    kill(d.process.processIdentifier, SIGKILL)
-    XCTAssertTrue(d.waitForExit(timeout: 10))
+    XCTAssertTrue(d.kill9())
     let again = try stateDaemon(disk)
     let restarted = try userConnection(again)
-    let kept = try ok(restarted.call("listPending", J(#"{"app":"com.disk"}"#)))["requests"]?.arrayValue ?? []
+    let kept = try ok(restarted.call("listPending", json(#"{"app":"com.disk"}"#)))["requests"]?.arrayValue ?? []
     XCTAssertEqual(Set(kept.compactMap { $0["identifier"]?.stringValue }), Set(acknowledged))
     XCTAssertEqual(try ok(restarted.call("stats"))["state"]?["writable"], .bool(true))
   }
@@ -131,7 +130,7 @@ final class FullDiskTests: EndToEndTestCase {
     d = try stateDaemon(disk)
     let user = try userConnection(d)
     try failure(user.call("scheduleLocal", bigSchedule("no", bytes: 100)), -32010, reason: "stateNotWritable")
-    let listed = try ok(user.call("listPending", J(#"{"app":"com.disk"}"#)))["requests"]?.arrayValue ?? []
+    let listed = try ok(user.call("listPending", json(#"{"app":"com.disk"}"#)))["requests"]?.arrayValue ?? []
     XCTAssertEqual(listed.compactMap { $0["identifier"]?.stringValue }, ["kept"])
     disk.free()
     let deadline = Date().addingTimeInterval(10)
@@ -168,15 +167,14 @@ final class FullDiskTests: EndToEndTestCase {
     let stuck = try XCTUnwrap(waiting, "the disk never filled")
     // Others are served meanwhile, and changes are refused.
     try ok(other.call("ping", nil, timeout: 5))
-    try failure(other.call("setBadgeCount", J(#"{"app":"com.disk","count":1}"#), timeout: 5), -32010)
+    try failure(other.call("setBadgeCount", json(#"{"app":"com.disk","count":1}"#), timeout: 5), -32010)
     XCTAssertEqual(try ok(other.call("stats", nil, timeout: 5))["state"]?["writable"], .bool(false))
     disk.free()
     let late = try XCTUnwrap(writer.readMessage(timeout: 10), "the waiting change was never answered")
     XCTAssertEqual(late["result"]?["identifier"]?.stringValue, stuck, text(late))
-    kill(d.process.processIdentifier, SIGKILL)
-    XCTAssertTrue(d.waitForExit(timeout: 10))
+    XCTAssertTrue(d.kill9())
     let again = try stateDaemon(disk)
-    let kept = try ok(try userConnection(again).call("listPending", J(#"{"app":"com.disk"}"#)))["requests"]
+    let kept = try ok(try userConnection(again).call("listPending", json(#"{"app":"com.disk"}"#)))["requests"]
     XCTAssertTrue(kept?.arrayValue?.contains { $0["identifier"]?.stringValue == stuck } ?? false, text(kept))
   }
 

@@ -11,57 +11,11 @@ final class IdentifierExactnessTests: EndToEndTestCase {
   private let nfc = #"com.caf\u00e9"#
   private let nfd = #"com.cafe\u0301"#
 
-  private func freshDirectory() throws -> String {
-    let dir = try DaemonProcess.makeTemporaryDirectory()
-    addTeardownBlock { try? FileManager.default.removeItem(atPath: dir) }
-    return dir
-  }
-
-  private func stateDaemon(_ dir: String) throws -> DaemonProcess {
-    let d = try DaemonProcess(
-      arguments: ["--clock", "manual=2026-01-01T08:00:00Z", "--state", dir + "/state", "--socket-mode", "0666"],
-      directory: dir)
-    addTeardownBlock { [d] in d.stop() }
+  /// A `--state` daemon that clients of other uids can reach.
+  private func sharedStateDaemon(_ dir: String) throws -> DaemonProcess {
+    let d = try stateDaemon(dir, ["--socket-mode", "0666"])
     chmod(dir, 0o755)
     return d
-  }
-
-  private func kill9(_ d: DaemonProcess) {
-    kill(d.process.processIdentifier, SIGKILL)
-    XCTAssertTrue(d.waitForExit(timeout: 10))
-  }
-
-  private func requireOtherUsers() throws {
-    guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"),
-      FileManager.default.isExecutableFile(atPath: "/usr/bin/python3")
-    else {
-      throw XCTSkip("needs root, setpriv and python3 to act as other users")
-    }
-  }
-
-  /// Sends `requests` (JSON-RPC texts) on one connection as `uid` and returns one reply
-  /// for each, in order.
-  private func calls(as uid: Int, _ socket: String, _ requests: [String]) throws -> [JSONValue?] {
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-    p.arguments =
-      [
-        "--reuid=\(uid)", "--regid=\(uid)", "--clear-groups", "/usr/bin/python3", "-c",
-        """
-        import socket,sys
-        s=socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); f=s.makefile()
-        for r in sys.argv[2:]:
-            s.sendall(r.encode()+b'\\n'); print(f.readline(), end='', flush=True)
-        """,
-        socket,
-      ] + requests
-    let out = Pipe()
-    p.standardOutput = out
-    try p.run()
-    let data = out.fileHandleForReading.readDataToEndOfFile()
-    p.waitUntilExit()
-    let lines = data.split(separator: UInt8(ascii: "\n")).map { parseLine(Array($0)) }
-    return lines + Array(repeating: nil, count: max(0, requests.count - lines.count))
   }
 
   private func request(_ id: Int, _ method: String, _ params: String) -> String {
@@ -85,7 +39,7 @@ final class IdentifierExactnessTests: EndToEndTestCase {
   func testANulInAnAppIdIsRefusedAndCannotTakeOverAnotherUsersApp() throws {
     try requireOtherUsers()
     let dir = try freshDirectory()
-    var d = try stateDaemon(dir)
+    var d = try sharedStateDaemon(dir)
     let victim = try calls(
       as: 65534, d.socketPath,
       [request(1, "hello", #"{"appId":"com.victim"}"#), schedule(2, app: "com.victim", "mine")])
@@ -100,9 +54,9 @@ final class IdentifierExactnessTests: EndToEndTestCase {
       XCTAssertEqual(reply?["error"]?["code"]?.intValue, -32602, "\(String(describing: reply))")
       XCTAssertEqual(reply?["error"]?["data"]?["field"]?.stringValue, field, "\(String(describing: reply))")
     }
-    kill9(d)
+    XCTAssertTrue(d.kill9())
 
-    d = try stateDaemon(dir)
+    d = try sharedStateDaemon(dir)
     let after = try calls(as: 65534, d.socketPath, [request(1, "listPending", #"{"app":"com.victim"}"#)])
     XCTAssertEqual(pendingIdentifiers(after[0]), ["mine"], "\(String(describing: after[0]))")
     let stranger = try calls(as: 65533, d.socketPath, [request(1, "listPending", #"{"app":"com.victim"}"#)])
@@ -116,7 +70,7 @@ final class IdentifierExactnessTests: EndToEndTestCase {
   func testNFCAndNFDAppsStayTwoAppsWithTheirOwnersAcrossAKill() throws {
     try requireOtherUsers()
     let dir = try freshDirectory()
-    var d = try stateDaemon(dir)
+    var d = try sharedStateDaemon(dir)
     let first = try calls(
       as: 65534, d.socketPath, [request(1, "hello", #"{"appId":"\#(nfc)"}"#), schedule(2, app: nfc, "nfc-request")])
     XCTAssertEqual(first[1]?["result"]?["scheduled"], .bool(true), "\(String(describing: first))")
@@ -124,9 +78,9 @@ final class IdentifierExactnessTests: EndToEndTestCase {
       as: 65533, d.socketPath, [request(1, "hello", #"{"appId":"\#(nfd)"}"#), schedule(2, app: nfd, "nfd-request")])
     XCTAssertNotNil(second[0]?["result"], "the NFD app is not the NFC user's: \(String(describing: second[0]))")
     XCTAssertEqual(second[1]?["result"]?["scheduled"], .bool(true), "\(String(describing: second[1]))")
-    kill9(d)
+    XCTAssertTrue(d.kill9())
 
-    d = try stateDaemon(dir)
+    d = try sharedStateDaemon(dir)
     let list = { (app: String) in self.request(1, "listPending", #"{"app":"\#(app)"}"#) }
     let nfcOwner = try calls(as: 65534, d.socketPath, [list(nfc), list(nfd)])
     XCTAssertEqual(pendingIdentifiers(nfcOwner[0]), ["nfc-request"], "\(String(describing: nfcOwner[0]))")
@@ -140,35 +94,35 @@ final class IdentifierExactnessTests: EndToEndTestCase {
   /// spelling, after a crash.
   func testNFCAndNFDIdentifiersStayApartAcrossAKill() throws {
     let dir = try freshDirectory()
-    var d = try stateDaemon(dir)
+    var d = try sharedStateDaemon(dir)
     var user = try userConnection(d)
     for app in [nfc, nfd] {
       try ok(
         user.call(
           "registerCategories",
-          J(#"{"app":"\#(app)","categories":[{"identifier":"caf\u00e9"},{"identifier":"cafe\u0301"}]}"#)))
+          json(#"{"app":"\#(app)","categories":[{"identifier":"caf\u00e9"},{"identifier":"cafe\u0301"}]}"#)))
       for id in [#"r\u00e9"#, #"re\u0301"#] {
         try ok(
           user.call(
             "scheduleLocal",
-            J(
+            json(
               #"{"app":"\#(app)","identifier":"\#(id)","content":{"title":"\#(app) \#(id)","categoryIdentifier":"cafe\u0301"},"trigger":null}"#
             )))
       }
     }
-    kill9(d)
+    XCTAssertTrue(d.kill9())
 
-    d = try stateDaemon(dir)
+    d = try sharedStateDaemon(dir)
     user = try userConnection(d)
     XCTAssertEqual(try ok(user.call("stats"))["apps"]?.intValue, 2)
     for app in [nfc, nfd] {
-      let appText = try XCTUnwrap(J(#""\#(app)""#).stringValue)
-      let categories = try ok(user.call("getCategories", J(#"{"app":"\#(app)"}"#)))["categories"]?.arrayValue ?? []
+      let appText = try XCTUnwrap(json(#""\#(app)""#).stringValue)
+      let categories = try ok(user.call("getCategories", json(#"{"app":"\#(app)"}"#)))["categories"]?.arrayValue ?? []
       XCTAssertEqual(categories.count, 2, "\(app)")
-      let delivered = try ok(user.call("listDelivered", J(#"{"app":"\#(app)"}"#)))["notifications"]?.arrayValue ?? []
+      let delivered = try ok(user.call("listDelivered", json(#"{"app":"\#(app)"}"#)))["notifications"]?.arrayValue ?? []
       let titles = Set(delivered.compactMap { $0["request"]?["content"]?["title"]?.stringValue.map { Array($0.utf8) } })
       let expected = Set(
-        [#"r\u00e9"#, #"re\u0301"#].map { Array((appText + " " + J(#""\#($0)""#).stringValue!).utf8) })
+        [#"r\u00e9"#, #"re\u0301"#].map { Array((appText + " " + json(#""\#($0)""#).stringValue!).utf8) })
       XCTAssertEqual(titles, expected, "\(app)")
     }
   }
@@ -179,13 +133,13 @@ final class IdentifierExactnessTests: EndToEndTestCase {
     try assertInvalidParams(
       c.call(
         "scheduleLocal",
-        J(
+        json(
           #"{"identifier":"tz","content":{"title":"T"},"trigger":{"type":"calendar","dateMatching":{"hour":9},"timeZone":"UTC\u0000"}}"#
         )), field: "trigger.timeZone", problemContains: "U+0000")
     try ok(
       c.call(
         "scheduleLocal",
-        J(
+        json(
           #"{"identifier":"tz","content":{"title":"T"},"trigger":{"type":"calendar","dateMatching":{"hour":9},"timeZone":"UTC"}}"#
         )))
   }
@@ -268,7 +222,7 @@ final class IdentifierExactnessTests: EndToEndTestCase {
       ("releaseApp", #"{"app":"\#(nul)"}"#, "app"),
     ]
     for (method, params, field) in cases {
-      let r = try c.call(method, J(params))
+      let r = try c.call(method, json(params))
       guard case .failure(let e) = r else {
         XCTFail("\(method) \(params): accepted")
         continue
@@ -284,7 +238,7 @@ final class IdentifierExactnessTests: EndToEndTestCase {
   /// Free text is content, not a key: a NUL in it is kept, byte for byte, across `kill -9`.
   func testANulInFreeTextSurvivesARestartByteForByte() throws {
     let dir = try freshDirectory()
-    var d = try stateDaemon(dir)
+    var d = try sharedStateDaemon(dir)
     var user = try userConnection(d)
     let content =
       #"{"title":"t\u0000itle","subtitle":"\u0000","body":"b\u0000","userInfo":{"k\u0000":"v\u0000w"},"summaryArgument":"A\u0000","launchImageName":"l\u0000","filterCriteria":"f\u0000","sound":"s\u0000.caf"}"#
@@ -292,32 +246,33 @@ final class IdentifierExactnessTests: EndToEndTestCase {
     try ok(
       user.call(
         "scheduleLocal",
-        J(#"{"app":"a","identifier":"fast","content":\#(content),"trigger":{"type":"timeInterval","timeInterval":60}}"#)
+        json(
+          #"{"app":"a","identifier":"fast","content":\#(content),"trigger":{"type":"timeInterval","timeInterval":60}}"#)
       ))
     try ok(
       user.call(
         "scheduleLocal",
-        J(
+        json(
           #"{"app":"a","identifier":"tree","content":\#(content),"trigger":{"type":"calendar","dateMatching":{"hour":9},"timeZone":"UTC"}}"#
         )))
     try ok(
       user.call(
         "registerCategories",
-        J(
+        json(
           #"{"app":"a","categories":[{"identifier":"c","actions":[{"identifier":"a","title":"T\u0000"}],"hiddenPreviewsBodyPlaceholder":"h\u0000"}]}"#
         )))
-    let before = try ok(user.call("listPending", J(#"{"app":"a"}"#)))
-    let categories = try ok(user.call("getCategories", J(#"{"app":"a"}"#)))
+    let before = try ok(user.call("listPending", json(#"{"app":"a"}"#)))
+    let categories = try ok(user.call("getCategories", json(#"{"app":"a"}"#)))
     XCTAssertEqual(
       before["requests"]?[0]?["content"]?["title"]?.stringValue.map { Array($0.utf8) }, Array("t\u{0}itle".utf8))
-    kill9(d)
+    XCTAssertTrue(d.kill9())
 
-    d = try stateDaemon(dir)
+    d = try sharedStateDaemon(dir)
     user = try userConnection(d)
-    let after = try ok(user.call("listPending", J(#"{"app":"a"}"#)))
+    let after = try ok(user.call("listPending", json(#"{"app":"a"}"#)))
     XCTAssertEqual(after.encoded(), before.encoded())
-    XCTAssertEqual(try ok(user.call("getCategories", J(#"{"app":"a"}"#))).encoded(), categories.encoded())
-    let expected = J(content)
+    XCTAssertEqual(try ok(user.call("getCategories", json(#"{"app":"a"}"#))).encoded(), categories.encoded())
+    let expected = json(content)
     for r in after["requests"]?.arrayValue ?? [] {
       for name in ["title", "subtitle", "body", "summaryArgument", "launchImageName", "filterCriteria", "sound"] {
         XCTAssertEqual(

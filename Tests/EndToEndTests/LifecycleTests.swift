@@ -97,7 +97,7 @@ final class LifecycleTests: EndToEndTestCase {
   func testSIGTERMAnswersWhatWasReadBeforeClosing() throws {
     let d = try startDaemon()
     let c = try d.connect()
-    try ok(c.call("hello", J(#"{"appId":"com.example.chat"}"#)))
+    try ok(c.call("hello", json(#"{"appId":"com.example.chat"}"#)))
     XCTAssertEqual(d.stop(signal: SIGTERM), 0, d.stderr)
     XCTAssertTrue(d.stderr.contains("stopping"), d.stderr)
     XCTAssertTrue(c.isClosedByPeer(timeout: 10))

@@ -22,15 +22,14 @@ final class LimitTests: EndToEndTestCase {
   /// `--max-delivered`: the oldest delivered notifications go first, what went is counted,
   /// and the trimmed list is what a restart from `--state` lists.
   func testDeliveredListKeepsTheNewestAcrossARestart() throws {
-    let dir = try DaemonProcess.makeTemporaryDirectory()
-    addTeardownBlock { try? FileManager.default.removeItem(atPath: dir) }
+    let dir = try freshDirectory()
     let arguments = DaemonProcess.defaultArguments + ["--max-delivered", "2", "--state", dir + "/state"]
     var d = try startDaemon(arguments)
     var user = try userConnection(d)
     for i in 1...3 {
-      try ok(user.call("scheduleLocal", J(#"{"app":"a","identifier":"n\#(i)","content":{"title":"N\#(i)"}}"#)))
+      try ok(user.call("scheduleLocal", json(#"{"app":"a","identifier":"n\#(i)","content":{"title":"N\#(i)"}}"#)))
     }
-    let listed = try ok(user.call("listDelivered", J(#"{"app":"a"}"#)))["notifications"]?.arrayValue ?? []
+    let listed = try ok(user.call("listDelivered", json(#"{"app":"a"}"#)))["notifications"]?.arrayValue ?? []
     XCTAssertEqual(listed.compactMap { $0["identifier"]?.stringValue }, ["n3", "n2"])
     let stats = try ok(user.call("stats"))
     XCTAssertEqual(stats["deliveredDropped"], .int(1))
@@ -39,7 +38,7 @@ final class LimitTests: EndToEndTestCase {
 
     d = try startDaemon(arguments)
     user = try userConnection(d)
-    let reloaded = try ok(user.call("listDelivered", J(#"{"app":"a"}"#)))["notifications"]?.arrayValue ?? []
+    let reloaded = try ok(user.call("listDelivered", json(#"{"app":"a"}"#)))["notifications"]?.arrayValue ?? []
     XCTAssertEqual(reloaded.compactMap { $0["identifier"]?.stringValue }, ["n3", "n2"])
   }
 
@@ -86,7 +85,7 @@ final class LimitTests: EndToEndTestCase {
     let d = try startDaemon(DaemonProcess.defaultArguments + ["--max-message-bytes", "1024"])
     let c = try d.connect()
     // Unknown field: so it is read (and refused as params), not skipped as oversized.
-    try assertInvalidParams(c.call("ping", J(#"{"pad":"\#(String(repeating: "y", count: 900))"}"#)), field: "pad")
+    try assertInvalidParams(c.call("ping", json(#"{"pad":"\#(String(repeating: "y", count: 900))"}"#)), field: "pad")
   }
 
   func testPendingQuota() throws {
@@ -97,7 +96,7 @@ final class LimitTests: EndToEndTestCase {
     let e = try failure(
       c.call(
         "scheduleLocal",
-        J(
+        json(
           #"{"identifier":"c","content":{"title":"T"},"trigger":{"type":"timeInterval","timeInterval":60,"repeats":false}}"#
         )),
       -32006, reason: "limitExceeded")
@@ -114,14 +113,15 @@ final class LimitTests: EndToEndTestCase {
     let d = try startDaemon(DaemonProcess.defaultArguments + ["--ios-limits"])
     let c = try appConnection(d)
     let observer = try d.connect()
-    try ok(observer.call("hello", J(#"{"role":"observer"}"#)))
-    try ok(observer.call("watch", J(#"{"apps":["com.example.chat"]}"#)))
+    try ok(observer.call("hello", json(#"{"role":"observer"}"#)))
+    try ok(observer.call("watch", json(#"{"apps":["com.example.chat"]}"#)))
     for i in 0..<70 { try schedule(c, "r\(i)", after: 1000 - i) }
-    let ids = (try ok(c.call("listPending", J(#"{"limit":100}"#)))["requests"]?.arrayValue ?? [])
+    let ids = (try ok(c.call("listPending", json(#"{"limit":100}"#)))["requests"]?.arrayValue ?? [])
       .compactMap { $0["identifier"]?.stringValue }
     XCTAssertEqual(Set(ids), Set((6..<70).map { "r\($0)" }))
     let dropped = try ok(
-      observer.call("waitFor", J(#"{"event":{"type":"dropped","reason":"iosLimits","identifier":"r0"},"timeout":5}"#)))
+      observer.call(
+        "waitFor", json(#"{"event":{"type":"dropped","reason":"iosLimits","identifier":"r0"},"timeout":5}"#)))
     XCTAssertEqual(dropped["event"]?["identifier"]?.stringValue, "r0")
     assertJSON(try ok(c.call("stats"))["limits"]?["maxPendingPerApp"], "64")
   }
@@ -129,9 +129,9 @@ final class LimitTests: EndToEndTestCase {
   func testClockNotManual() throws {
     let d = try startDaemon(["--clock", "real"])
     let c = try d.connect()
-    let hello = try ok(c.call("hello", J(#"{"role":"user"}"#)))
+    let hello = try ok(c.call("hello", json(#"{"role":"user"}"#)))
     XCTAssertEqual(hello["clock"]?["mode"], .string("real"))
-    let e = try failure(c.call("advanceClock", J(#"{"seconds":5}"#)), -32007, reason: "clockNotManual")
+    let e = try failure(c.call("advanceClock", json(#"{"seconds":5}"#)), -32007, reason: "clockNotManual")
     XCTAssertFalse(e.message.isEmpty)
   }
 }

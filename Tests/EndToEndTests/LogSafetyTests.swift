@@ -18,7 +18,7 @@ final class LogSafetyTests: EndToEndTestCase {
 
     let c = try d.connect()
     _ = try ok(c.call("hello", .object(["appId": .string(app)])))
-    let categories = J(
+    let categories = json(
       #"[{"identifier":"msg","actions":[{"identifier":"reply","title":"Reply","options":[],"textInput":{"buttonTitle":"Send","placeholder":"Message"}}],"intentIdentifiers":[],"options":[]}]"#
     )
     _ = try ok(c.call("registerCategories", .object(["categories": categories])))
@@ -27,7 +27,7 @@ final class LogSafetyTests: EndToEndTestCase {
         c.call(
           "scheduleLocal",
           .object([
-            "identifier": .string(id), "content": J(#"{"title":"T","categoryIdentifier":"msg"}"#), "trigger": .null,
+            "identifier": .string(id), "content": json(#"{"title":"T","categoryIdentifier":"msg"}"#), "trigger": .null,
           ])))
     }
     let user = try userConnection(d)

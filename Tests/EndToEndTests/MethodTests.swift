@@ -1,5 +1,6 @@
 import Foundation
 import JSONRPC
+import TestSupport
 import UNCenterClient
 import XCTest
 
@@ -18,7 +19,7 @@ final class MethodTests: EndToEndTestCase {
   func testHelloAndPing() throws {
     let d = try startDaemon()
     let c = try d.connect()
-    let hello = try ok(c.call("hello", J(#"{"appId":"com.example.chat","role":"app"}"#)))
+    let hello = try ok(c.call("hello", json(#"{"appId":"com.example.chat","role":"app"}"#)))
     XCTAssertEqual(hello["server"]?.stringValue, "uncenterd")
     XCTAssertFalse(hello["version"]?.stringValue?.isEmpty ?? true)
     XCTAssertEqual(hello["protocol"]?.intValue, 1)
@@ -31,7 +32,7 @@ final class MethodTests: EndToEndTestCase {
     let d = try startDaemon()
     let c = try appConnection(d)
     assertJSON(try ok(c.call("getCategories")), #"{"categories":[]}"#)
-    assertJSON(try ok(c.call("registerCategories", J(#"{"categories":\#(Self.categories)}"#))), #"{"count":2}"#)
+    assertJSON(try ok(c.call("registerCategories", json(#"{"categories":\#(Self.categories)}"#))), #"{"count":2}"#)
     let got = try ok(c.call("getCategories"))
     assertJSON(
       got,
@@ -45,7 +46,7 @@ final class MethodTests: EndToEndTestCase {
         "options":[]}]}
       """#)
     // Registering replaces the whole set (rule 1).
-    assertJSON(try ok(c.call("registerCategories", J(#"{"categories":[]}"#))), #"{"count":0}"#)
+    assertJSON(try ok(c.call("registerCategories", json(#"{"categories":[]}"#))), #"{"count":0}"#)
     assertJSON(try ok(c.call("getCategories")), #"{"categories":[]}"#)
   }
 
@@ -75,14 +76,14 @@ final class MethodTests: EndToEndTestCase {
        "nextTriggerDate":"2026-01-01T08:00:30.000Z"}
       """#)
     // Pagination with an opaque cursor.
-    let page1 = try ok(c.call("listPending", J(#"{"limit":2}"#)))
+    let page1 = try ok(c.call("listPending", json(#"{"limit":2}"#)))
     XCTAssertEqual(page1["requests"]?.arrayValue?.compactMap { $0["identifier"]?.stringValue }, ["c", "a"])
     let cursor = try XCTUnwrap(page1["next"]?.stringValue)
     let page2 = try ok(c.call("listPending", .object(["limit": .int(2), "after": .string(cursor)])))
     XCTAssertEqual(page2["requests"]?.arrayValue?.compactMap { $0["identifier"]?.stringValue }, ["b"])
     XCTAssertNil(page2["next"])
 
-    assertJSON(try ok(c.call("removePending", J(#"{"identifiers":["a","nope"]}"#))), #"{"removed":1}"#)
+    assertJSON(try ok(c.call("removePending", json(#"{"identifiers":["a","nope"]}"#))), #"{"removed":1}"#)
     assertJSON(try ok(c.call("removePending")), #"{"removed":2}"#)
     assertJSON(try ok(c.call("listPending")), #"{"requests":[]}"#)
   }
@@ -90,7 +91,7 @@ final class MethodTests: EndToEndTestCase {
   func testUnknownCategoryWarningWithSuggestion() throws {
     let d = try startDaemon()
     let c = try appConnection(d)
-    try ok(c.call("registerCategories", J(#"{"categories":\#(Self.categories)}"#)))
+    try ok(c.call("registerCategories", json(#"{"categories":\#(Self.categories)}"#)))
     let r = try schedule(c, "m", content: #"{"title":"T","categoryIdentifier":"Message"}"#)
     XCTAssertEqual(r["scheduled"], .bool(true))
     assertJSON(r["warnings"], #"["category 'Message' is not registered; did you mean 'message'?"]"#)
@@ -102,9 +103,9 @@ final class MethodTests: EndToEndTestCase {
     try schedule(u, "tick", after: 60, repeats: true, app: "com.example.chat")
     try schedule(u, "once", after: 90, app: "com.example.chat")
     assertJSON(
-      try ok(u.call("advanceClock", J(#"{"seconds":300}"#))),
+      try ok(u.call("advanceClock", json(#"{"seconds":300}"#))),
       #"{"now":"2026-01-01T08:05:00.000Z","fired":["tick","once","tick","tick","tick","tick"]}"#)
-    let pending = try ok(u.call("listPending", J(#"{"app":"com.example.chat"}"#)))
+    let pending = try ok(u.call("listPending", json(#"{"app":"com.example.chat"}"#)))
     XCTAssertEqual(pending["requests"]?.arrayValue?.count, 1)
     XCTAssertEqual(pending["requests"]?[0]?["nextTriggerDate"], .string("2026-01-01T08:06:00.000Z"))
     assertJSON(try ok(u.call("ping")), #"{"now":"2026-01-01T08:05:00.000Z"}"#)
@@ -114,7 +115,7 @@ final class MethodTests: EndToEndTestCase {
     let d = try startDaemon()
     let u = try d.connect()
     let app = "com.example.chat"
-    try ok(u.call("registerCategories", J(#"{"app":"\#(app)","categories":\#(Self.categories)}"#)))
+    try ok(u.call("registerCategories", json(#"{"app":"\#(app)","categories":\#(Self.categories)}"#)))
     // Background app (no app connection): delivered to the list without callbacks.
     try schedule(
       u, "m1", after: 10, content: #"{"title":"1","threadIdentifier":"alice","summaryArgument":"Alice"}"#, app: app)
@@ -124,9 +125,9 @@ final class MethodTests: EndToEndTestCase {
       u, "m3", after: 30, content: #"{"title":"3","threadIdentifier":"alice","summaryArgument":"Alice"}"#, app: app)
     try schedule(u, "i1", after: 40, content: #"{"title":"4","categoryIdentifier":"invite"}"#, app: app)
     try schedule(u, "i2", after: 50, content: #"{"title":"5","categoryIdentifier":"invite"}"#, app: app)
-    try ok(u.call("advanceClock", J(#"{"seconds":60}"#)))
+    try ok(u.call("advanceClock", json(#"{"seconds":60}"#)))
 
-    let flat = try ok(u.call("listDelivered", J(#"{"app":"\#(app)"}"#)))
+    let flat = try ok(u.call("listDelivered", json(#"{"app":"\#(app)"}"#)))
     XCTAssertEqual(
       flat["notifications"]?.arrayValue?.compactMap { $0["identifier"]?.stringValue }, ["i2", "i1", "m3", "m2", "m1"])
     let top = try XCTUnwrap(flat["notifications"]?[0])
@@ -134,13 +135,13 @@ final class MethodTests: EndToEndTestCase {
     XCTAssertEqual(top["request"]?["identifier"], .string("i2"))
     XCTAssertEqual(top["request"]?["content"]?["categoryIdentifier"], .string("invite"))
     assertJSON(top["actions"], "[]")
-    let paged = try ok(u.call("listDelivered", J(#"{"app":"\#(app)","limit":2}"#)))
+    let paged = try ok(u.call("listDelivered", json(#"{"app":"\#(app)","limit":2}"#)))
     XCTAssertEqual(paged["notifications"]?.arrayValue?.count, 2)
     let cursor = try XCTUnwrap(paged["next"]?.stringValue)
     let rest = try ok(u.call("listDelivered", .object(["app": .string(app), "after": .string(cursor)])))
     XCTAssertEqual(rest["notifications"]?.arrayValue?.compactMap { $0["identifier"]?.stringValue }, ["m3", "m2", "m1"])
 
-    let grouped = try ok(u.call("listDelivered", J(#"{"app":"\#(app)","grouped":true}"#)))
+    let grouped = try ok(u.call("listDelivered", json(#"{"app":"\#(app)","grouped":true}"#)))
     let groups = try XCTUnwrap(grouped["groups"]?.arrayValue)
     XCTAssertEqual(groups.count, 2)
     XCTAssertEqual(groups[0]["threadIdentifier"], .string(""))
@@ -152,19 +153,20 @@ final class MethodTests: EndToEndTestCase {
     XCTAssertEqual(
       groups[1]["notifications"]?.arrayValue?.compactMap { $0["identifier"]?.stringValue }, ["m3", "m2", "m1"])
 
-    assertJSON(try ok(u.call("removeDelivered", J(#"{"app":"\#(app)","identifiers":["m1","zz"]}"#))), #"{"removed":1}"#)
-    assertJSON(try ok(u.call("removeDelivered", J(#"{"app":"\#(app)"}"#))), #"{"removed":4}"#)
-    assertJSON(try ok(u.call("listDelivered", J(#"{"app":"\#(app)"}"#))), #"{"notifications":[]}"#)
+    assertJSON(
+      try ok(u.call("removeDelivered", json(#"{"app":"\#(app)","identifiers":["m1","zz"]}"#))), #"{"removed":1}"#)
+    assertJSON(try ok(u.call("removeDelivered", json(#"{"app":"\#(app)"}"#))), #"{"removed":4}"#)
+    assertJSON(try ok(u.call("listDelivered", json(#"{"app":"\#(app)"}"#))), #"{"notifications":[]}"#)
   }
 
   func testRespondAndCompleteResponse() throws {
     let d = try startDaemon()
     let c = try appConnection(d)
-    try ok(c.call("registerCategories", J(#"{"categories":\#(Self.categories)}"#)))
-    try ok(c.call("setForeground", J(#"{"foreground":false}"#)))
+    try ok(c.call("registerCategories", json(#"{"categories":\#(Self.categories)}"#)))
+    try ok(c.call("setForeground", json(#"{"foreground":false}"#)))
     try schedule(c, "n", after: nil, content: #"{"title":"T","categoryIdentifier":"message"}"#)
     let u = try userConnection(d)
-    let r = try ok(u.call("respond", J(#"{"app":"com.example.chat","identifier":"n","actionIdentifier":"like"}"#)))
+    let r = try ok(u.call("respond", json(#"{"app":"com.example.chat","identifier":"n","actionIdentifier":"like"}"#)))
     let responseId = try XCTUnwrap(r["responseId"]?.stringValue)
     XCTAssertFalse(responseId.isEmpty)
     XCTAssertEqual(r["delivered"], .bool(true))
@@ -182,18 +184,18 @@ final class MethodTests: EndToEndTestCase {
   func testForegroundLockBadgeAndReset() throws {
     let d = try startDaemon()
     let c = try appConnection(d)
-    assertJSON(try ok(c.call("setForeground", J(#"{"foreground":false}"#))), #"{"foreground":false}"#)
-    assertJSON(try ok(c.call("setForeground", J(#"{"foreground":true}"#))), #"{"foreground":true}"#)
-    assertJSON(try ok(c.call("setDeviceLocked", J(#"{"locked":true}"#))), #"{"locked":true}"#)
-    assertJSON(try ok(c.call("setDeviceLocked", J(#"{"locked":false}"#))), #"{"locked":false}"#)
+    assertJSON(try ok(c.call("setForeground", json(#"{"foreground":false}"#))), #"{"foreground":false}"#)
+    assertJSON(try ok(c.call("setForeground", json(#"{"foreground":true}"#))), #"{"foreground":true}"#)
+    assertJSON(try ok(c.call("setDeviceLocked", json(#"{"locked":true}"#))), #"{"locked":true}"#)
+    assertJSON(try ok(c.call("setDeviceLocked", json(#"{"locked":false}"#))), #"{"locked":false}"#)
     assertJSON(try ok(c.call("getBadgeCount")), #"{"count":0}"#)
-    assertJSON(try ok(c.call("setBadgeCount", J(#"{"count":7}"#))), #"{"count":7}"#)
+    assertJSON(try ok(c.call("setBadgeCount", json(#"{"count":7}"#))), #"{"count":7}"#)
     assertJSON(try ok(c.call("getBadgeCount")), #"{"count":7}"#)
     // A delivered notification's badge becomes the app's badge (rule 4).
     try schedule(c, "b", after: nil, content: #"{"title":"T","badge":3}"#)
     assertJSON(try ok(c.call("getBadgeCount")), #"{"count":3}"#)
 
-    try ok(c.call("registerCategories", J(#"{"categories":\#(Self.categories)}"#)))
+    try ok(c.call("registerCategories", json(#"{"categories":\#(Self.categories)}"#)))
     try schedule(c, "p", after: 60)
     assertJSON(try ok(c.call("reset")), "{}")
     assertJSON(try ok(c.call("getBadgeCount")), #"{"count":0}"#)

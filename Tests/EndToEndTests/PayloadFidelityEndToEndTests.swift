@@ -8,13 +8,6 @@ import XCTest
 /// with an alert, attachments kept with `--state` across a restart, and localized strings
 /// surviving a restart.
 final class PayloadFidelityEndToEndTests: EndToEndTestCase {
-  private func stateDaemon(_ dir: String) throws -> DaemonProcess {
-    let d = try DaemonProcess(
-      arguments: ["--clock", "manual=2026-01-01T08:00:00Z", "--state", dir + "/state"], directory: dir)
-    addTeardownBlock { [d] in d.stop() }
-    return d
-  }
-
   func testContentAvailableWithAnAlertPresentsThenWakesTheApp() throws {
     let d = try startDaemon()
     let app = try appConnection(d, appId: "com.example.news")
@@ -22,7 +15,7 @@ final class PayloadFidelityEndToEndTests: EndToEndTestCase {
     let r = try ok(
       user.call(
         "pushRemote",
-        J(
+        json(
           #"{"app":"com.example.news","identifier":"n1","payload":{"aps":{"alert":"New articles","content-available":1},"acme2":42}}"#
         )))
     assertJSON(r, #"{"identifier":"n1","delivered":true,"warnings":[]}"#)
@@ -34,8 +27,7 @@ final class PayloadFidelityEndToEndTests: EndToEndTestCase {
   }
 
   func testAttachmentsAndStringsSurviveARestart() throws {
-    let dir = try DaemonProcess.makeTemporaryDirectory()
-    addTeardownBlock { try? FileManager.default.removeItem(atPath: dir) }
+    let dir = try freshDirectory()
     let source = dir + "/photo.jpg"
     XCTAssertTrue(FileManager.default.createFile(atPath: source, contents: Data("JPEG".utf8)))
     var d = try stateDaemon(dir)
@@ -44,17 +36,18 @@ final class PayloadFidelityEndToEndTests: EndToEndTestCase {
     try ok(
       user.call(
         "scheduleLocal",
-        J(
+        json(
           #"{"app":"com.example.photos","identifier":"p","content":{"title":"Memories","attachments":[{"identifier":"photo","url":"\#(url)"}]},"trigger":{"type":"timeInterval","timeInterval":60}}"#
         )))
     try ok(
-      user.call("registerLocalizedStrings", J(#"{"app":"com.example.photos","strings":{"NEW":"%@ shared a photo"}}"#)))
+      user.call(
+        "registerLocalizedStrings", json(#"{"app":"com.example.photos","strings":{"NEW":"%@ shared a photo"}}"#)))
     try FileManager.default.removeItem(atPath: source)
     XCTAssertEqual(d.stop(), 0)
 
     d = try stateDaemon(dir)
     user = try userConnection(d)
-    let pending = try ok(user.call("listPending", J(#"{"app":"com.example.photos"}"#)))
+    let pending = try ok(user.call("listPending", json(#"{"app":"com.example.photos"}"#)))
     let copied = try XCTUnwrap(pending["requests"]?[0]?["content"]?["attachments"]?[0]?["url"]?.stringValue)
     let path = try XCTUnwrap(URL(string: copied)?.path)
     XCTAssertTrue(path.hasPrefix(dir + "/state/attachments/com.example.photos/"), path)
@@ -62,12 +55,12 @@ final class PayloadFidelityEndToEndTests: EndToEndTestCase {
     try ok(
       user.call(
         "pushRemote",
-        J(
+        json(
           #"{"app":"com.example.photos","identifier":"s","payload":{"aps":{"alert":{"loc-key":"NEW","loc-args":["Anna"]}}}}"#
         )))
-    let delivered = try ok(user.call("listDelivered", J(#"{"app":"com.example.photos"}"#)))
+    let delivered = try ok(user.call("listDelivered", json(#"{"app":"com.example.photos"}"#)))
     XCTAssertEqual(delivered["notifications"]?[0]?["request"]?["content"]?["body"]?.stringValue, "Anna shared a photo")
-    try ok(user.call("reset", J(#"{"app":"com.example.photos"}"#)))
+    try ok(user.call("reset", json(#"{"app":"com.example.photos"}"#)))
     // Removed once the reset is durable, which its answer already waited for.
     let gone = DaemonProcess.poll(timeout: 5) {
       FileManager.default.fileExists(atPath: path) ? "" : "gone"

@@ -1,6 +1,7 @@
 import Foundation
 import JSONRPC
 import Synchronization
+import TestSupport
 import UNCenterClient
 import XCTest
 
@@ -35,15 +36,13 @@ private final class CollectedOutput: Sendable {
 
 /// The Polish chat example driven as a user would: the daemon delivers its two
 /// messages, the user replies to the first with text and deletes the second.
-final class PolishChatExampleTests: XCTestCase {
+final class PolishChatExampleTests: EndToEndTestCase {
   private static func executable(_ name: String) throws -> URL {
-    var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-    while dir.path != "/" {
-      let candidate = dir.appendingPathComponent(name)
-      if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-      dir.deleteLastPathComponent()
+    do {
+      return try BuildProducts.url(of: name)
+    } catch {
+      throw XCTSkip("\(error)")
     }
-    throw XCTSkip("\(name) not found above \(CommandLine.arguments[0]); run swift build first")
   }
 
   private static func waitForExit(_ process: Process, timeout: Double) -> Bool {
@@ -53,27 +52,9 @@ final class PolishChatExampleTests: XCTestCase {
   }
 
   func testReplyAndDeleteReachTheExampleAndItExits() throws {
-    let socket = "/tmp/unc-polish-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sock"
-    let daemon = Process()
-    daemon.executableURL = try Self.executable("uncenterd")
-    daemon.arguments = ["--socket", socket, "--clock", "manual=2026-01-01T08:00:00Z"]
-    daemon.standardOutput = FileHandle.nullDevice
-    daemon.standardError = FileHandle.nullDevice
-    try daemon.run()
-    defer {
-      if daemon.isRunning {
-        daemon.terminate()
-        daemon.waitUntilExit()
-      }
-      unlink(socket)
-    }
-    var user: RPCConnection?
-    let started = Date()
-    while user == nil, Date().timeIntervalSince(started) < 10 {
-      user = try? RPCConnection(path: socket)
-      if user == nil { usleep(20_000) }
-    }
-    let me = try XCTUnwrap(user, "uncenterd did not start")
+    let daemon = try startDaemon()
+    let socket = daemon.socketPath
+    let me = try daemon.connect()
 
     let output = CollectedOutput()
     let example = Process()

@@ -8,30 +8,9 @@ import XCTest
 final class RobustnessTests: EndToEndTestCase {
   let app = "com.example.chat"
 
-  /// Some state to check afterwards: a category, a pending request, a badge.
-  func seed(_ d: DaemonProcess) throws {
-    let c = try d.connect()
-    try ok(c.call("registerCategories", J(#"{"app":"\#(app)","categories":\#(MethodTests.categories)}"#)))
-    try schedule(c, "keep", after: 600, app: app)
-    try ok(c.call("setBadgeCount", J(#"{"app":"\#(app)","count":5}"#)))
-  }
-
-  func assertStateIntact(_ d: DaemonProcess, file: StaticString = #filePath, line: UInt = #line) throws {
-    let c = try d.connect()
-    assertJSON(
-      try ok(c.call("ping"), file: file, line: line), #"{"now":"2026-01-01T08:00:00.000Z"}"#, file: file, line: line)
-    let pending = try ok(c.call("listPending", J(#"{"app":"\#(app)"}"#)), file: file, line: line)
-    XCTAssertEqual(
-      pending["requests"]?.arrayValue?.compactMap { $0["identifier"]?.stringValue }, ["keep"], file: file, line: line)
-    XCTAssertEqual(
-      try ok(c.call("getCategories", J(#"{"app":"\#(app)"}"#)))["categories"]?.arrayValue?.count, 2, file: file,
-      line: line)
-    assertJSON(try ok(c.call("getBadgeCount", J(#"{"app":"\#(app)"}"#))), #"{"count":5}"#, file: file, line: line)
-  }
-
   func testDisconnectMidMessage() throws {
     let d = try startDaemon()
-    try seed(d)
+    try seed(d, app: app, badge: 5)
     let bystander = try d.connect()
     let s = try d.raw()
     try s.send(#"{"jsonrpc":"2.0","id":1,"method":"removePending","params":{"app":"\#(app)"#)
@@ -39,13 +18,13 @@ final class RobustnessTests: EndToEndTestCase {
     let framed = try d.raw()
     try framed.send("Content-Length: 500\r\n\r\n{\"jsonrpc\":")
     framed.close()
-    try assertStateIntact(d)
+    try assertStateIntact(d, app: app, badge: 5)
     assertJSON(try ok(bystander.call("ping")), #"{"now":"2026-01-01T08:00:00.000Z"}"#)
   }
 
   func testDisconnectMidResponse() throws {
     let d = try startDaemon()
-    try seed(d)
+    try seed(d, app: app, badge: 5)
     for _ in 0..<3 {
       let s = try d.raw()
       var payload = ""
@@ -55,7 +34,7 @@ final class RobustnessTests: EndToEndTestCase {
       try s.send(payload)
       s.close()
     }
-    try assertStateIntact(d)
+    try assertStateIntact(d, app: app, badge: 5)
     XCTAssertTrue(d.process.isRunning)
   }
 
@@ -158,7 +137,7 @@ final class RobustnessTests: EndToEndTestCase {
       XCTAssertEqual(reply?["result"]?["count"], .int(i))
     }
     let c = try d.connect()
-    assertJSON(try ok(c.call("getBadgeCount", J(#"{"app":"app39"}"#))), #"{"count":39}"#)
+    assertJSON(try ok(c.call("getBadgeCount", json(#"{"app":"app39"}"#))), #"{"count":39}"#)
   }
 
   func testAppConnectionClosingSendsAppToBackground() throws {
@@ -173,7 +152,8 @@ final class RobustnessTests: EndToEndTestCase {
     let r = try ok(
       u.call(
         "respond",
-        J(#"{"app":"\#(app)","identifier":"n","actionIdentifier":"com.apple.UNNotificationDefaultActionIdentifier"}"#)))
+        json(
+          #"{"app":"\#(app)","identifier":"n","actionIdentifier":"com.apple.UNNotificationDefaultActionIdentifier"}"#)))
     XCTAssertEqual(r["queued"], .bool(true), text(r))
   }
 }

@@ -9,21 +9,12 @@ import XCTest
 /// holds a row that cannot be read, stops the start with one line naming the file, the
 /// directory and what to do.
 final class StatePrivacyTests: EndToEndTestCase {
-  private func freshDirectory() throws -> String {
-    let dir = try DaemonProcess.makeTemporaryDirectory()
-    addTeardownBlock {
-      FileModes.loosen(dir, directories: 0o700, files: 0o600)
-      try? FileManager.default.removeItem(atPath: dir)
-    }
+  /// A fresh directory whose modes are made removable again before it is removed.
+  override func freshDirectory() throws -> String {
+    let dir = try super.freshDirectory()
+    // Teardown blocks run last first: this one before the removal.
+    addTeardownBlock { FileModes.loosen(dir, directories: 0o700, files: 0o600) }
     return dir
-  }
-
-  private func stateDaemon(_ dir: String, waitForSocket: Bool = true) throws -> DaemonProcess {
-    let d = try DaemonProcess(
-      arguments: ["--clock", "manual=2026-01-01T08:00:00Z", "--state", dir + "/state"], directory: dir,
-      waitForSocket: waitForSocket)
-    addTeardownBlock { [d] in d.stop() }
-    return d
   }
 
   /// Starts a daemon that must refuse the state: exit status 1 and, last, one line that
@@ -51,8 +42,7 @@ final class StatePrivacyTests: EndToEndTestCase {
     chmod(state, 0o755)
     var d = try stateDaemon(dir)
     try schedule(try userConnection(d), "r", app: "com.a")
-    kill(d.process.processIdentifier, SIGKILL)
-    XCTAssertTrue(d.waitForExit(timeout: 10))
+    XCTAssertTrue(d.kill9())
     try FileManager.default.createDirectory(atPath: state + "/attachments/com.a", withIntermediateDirectories: true)
     XCTAssertTrue(
       FileManager.default.createFile(atPath: state + "/attachments/com.a/photo.png", contents: Data([1, 2, 3])))
@@ -66,7 +56,7 @@ final class StatePrivacyTests: EndToEndTestCase {
     XCTAssertTrue(log.contains("level=warn event=state_tightened dir=\(state) "), log)
     XCTAssertEqual(FileModes.notPrivate(state), [:])
     let user = try userConnection(d)
-    let pending = try ok(user.call("listPending", J(#"{"app":"com.a"}"#)))
+    let pending = try ok(user.call("listPending", json(#"{"app":"com.a"}"#)))
     XCTAssertEqual(pending["requests"]?[0]?["identifier"], .string("r"))
     try schedule(user, "s", app: "com.a")
     XCTAssertEqual(FileModes.notPrivate(state), [:])
@@ -107,8 +97,7 @@ final class StatePrivacyTests: EndToEndTestCase {
     let state = dir + "/state"
     let d = try stateDaemon(dir)
     try schedule(try userConnection(d), "r", app: "com.a")
-    kill(d.process.processIdentifier, SIGKILL)
-    XCTAssertTrue(d.waitForExit(timeout: 10))
+    XCTAssertTrue(d.kill9())
     XCTAssertEqual(truncate(state + "/uncenter.db", 0), 0)
     let log = try XCTUnwrap(size(state + "/uncenter.db-wal"))
     XCTAssertGreaterThan(log, 0)
@@ -128,16 +117,10 @@ final class StatePrivacyTests: EndToEndTestCase {
     let d = try stateDaemon(dir)
     try schedule(try userConnection(d), "r", app: "com.a")
     XCTAssertEqual(d.stop(), 0)
-    let helper = Process()
-    helper.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    helper.arguments = [
-      "python3", "-c",
+    let corrupted = try Python.run(
       "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute(\"UPDATE rows SET value=X'7B7B' WHERE tbl='app'\"); c.commit(); c.close()",
-      state + "/uncenter.db",
-    ]
-    try helper.run()
-    helper.waitUntilExit()
-    XCTAssertEqual(helper.terminationStatus, 0)
+      state + "/uncenter.db")
+    XCTAssertEqual(corrupted, 0)
     let line = try refusal(dir)
     XCTAssertTrue(line.contains("corrupt"), line)
     XCTAssertTrue(line.contains("\(state)/uncenter.db"), line)

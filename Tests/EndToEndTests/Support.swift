@@ -4,16 +4,6 @@ import TestSupport
 import UNCenterClient
 import XCTest
 
-/// A JSON value from a literal (test input; a typo is a test bug, so it traps).
-// swift-format-ignore: AlwaysUseLowerCamelCase
-func J(_ text: String) -> JSONValue {
-  do {
-    return try JSONParser.parse(text)
-  } catch {
-    fatalError("bad JSON literal in a test: \(text): \(error)")
-  }
-}
-
 /// Parses one raw reply line.
 func parseLine(_ bytes: [UInt8]?) -> JSONValue? {
   guard let bytes else { return nil }
@@ -48,20 +38,37 @@ class EndToEndTestCase: XCTestCase {
     return daemon
   }
 
+  /// A fresh directory under /tmp, removed after the test.
+  func freshDirectory() throws -> String {
+    let dir = try DaemonProcess.makeTemporaryDirectory()
+    addTeardownBlock { try? FileManager.default.removeItem(atPath: dir) }
+    return dir
+  }
+
+  /// A daemon keeping its state in `dir/state` (manual clock at 2026-01-01T08:00:00Z, then
+  /// `extra` arguments), its socket and log in `dir`, stopped at teardown.
+  func stateDaemon(_ dir: String, _ extra: [String] = [], waitForSocket: Bool = true) throws -> DaemonProcess {
+    let d = try DaemonProcess(
+      arguments: ["--clock", "manual=2026-01-01T08:00:00Z", "--state", dir + "/state"] + extra, directory: dir,
+      waitForSocket: waitForSocket)
+    addTeardownBlock { [d] in d.stop() }
+    return d
+  }
+
   /// A connection that said `hello` as an app (role app, foreground).
   func appConnection(_ daemon: DaemonProcess, appId: String = "com.example.chat", extra: String = "") throws
     -> RPCConnection
   {
     let c = try daemon.connect()
     let params = extra.isEmpty ? #"{"appId":"\#(appId)"}"# : #"{"appId":"\#(appId)",\#(extra)}"#
-    _ = try ok(c.call("hello", J(params)))
+    _ = try ok(c.call("hello", json(params)))
     return c
   }
 
   /// A connection that said `hello` as the user (no app bound).
   func userConnection(_ daemon: DaemonProcess) throws -> RPCConnection {
     let c = try daemon.connect()
-    _ = try ok(c.call("hello", J(#"{"role":"user"}"#)))
+    _ = try ok(c.call("hello", json(#"{"role":"user"}"#)))
     return c
   }
 
@@ -97,7 +104,7 @@ class EndToEndTestCase: XCTestCase {
 
   /// Asserts two JSON values are equal, ignoring object member order.
   func assertJSON(_ actual: JSONValue?, _ expected: String, file: StaticString = #filePath, line: UInt = #line) {
-    XCTAssertEqual(text(actual), text(J(expected)), file: file, line: line)
+    XCTAssertEqual(text(actual), text(json(expected)), file: file, line: line)
   }
 
   /// `-32602` naming `field` (in `data.field` and the message).
@@ -125,7 +132,8 @@ class EndToEndTestCase: XCTestCase {
     let appPart = app.map { #""app":"\#($0)","# } ?? ""
     return try ok(
       c.call(
-        "scheduleLocal", J(#"{\#(appPart)"identifier":"\#(identifier)","content":\#(content),"trigger":\#(trigger)}"#)),
+        "scheduleLocal",
+        json(#"{\#(appPart)"identifier":"\#(identifier)","content":\#(content),"trigger":\#(trigger)}"#)),
       file: file, line: line)
   }
 

@@ -2,31 +2,71 @@ import Foundation
 import UNCenterClient
 
 /// The real `uncenterd` binary, started as a child process on a socket in a fresh
-/// temporary directory, with its stderr captured to a file.  Every test target that
-/// needs a daemon starts it with this one type.
+/// temporary directory, with its stderr (its log) captured to a file.  Every Swift test
+/// target that needs a daemon starts it with this one type: plainly, under
+/// `systemd-socket-activate`, or as another user (`Launch`), with the environment a
+/// service manager would give it.
 public final class DaemonProcess {
   public static let defaultArguments = ["--clock", "manual=2026-01-01T08:00:00Z"]
+
+  /// The tool that listens on a socket and hands it to the daemon it starts, as systemd
+  /// does for a socket unit.
+  public static let socketActivator = "/usr/bin/systemd-socket-activate"
+
+  /// Variables that would make the daemon think it runs under systemd: never inherited
+  /// from the test process, only given.
+  static let serviceVariables = [
+    "NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID", "LISTEN_PID", "LISTEN_FDS", "LISTEN_FDNAMES", "JOURNAL_STREAM",
+  ]
+
+  /// How the daemon is started.
+  public enum Launch: Sendable {
+    /// `uncenterd --socket SOCKET ARGUMENTS`.
+    case direct
+    /// `systemd-socket-activate -l SOCKET uncenterd ARGUMENTS`: the activator listens and
+    /// starts the daemon, with the socket inherited, on the first connection.
+    case socketActivated
+    /// `setpriv --reuid=UID --regid=UID --clear-groups uncenterd --socket SOCKET ARGUMENTS`:
+    /// a daemon without root's rights (needs root to start).
+    case asUser(uid_t)
+  }
 
   public let directory: String
   public let socketPath: String
   public let stderrPath: String
   public let process = Process()
-  private var stopped = false
+  /// What started this daemon, for `restart()`.
+  let arguments: [String]
+  let environment: [String: String]
+  let launch: Launch
+  var stopped = false
 
-  /// Starts the daemon.  `socketPath` defaults to `<fresh dir>/d.sock`; with
-  /// `waitForSocket`, returns once the socket accepts (or throws after 10 s or if the
-  /// process exits first).
+  /// Starts the daemon.  `socketPath` defaults to `<fresh dir>/d.sock`, `stderrPath` to a
+  /// new file in the directory; `environment` is added to the test process's own (less the
+  /// systemd variables).  With `waitForSocket`, returns once the socket accepts (or throws
+  /// after 15 s or if the process exits first).
   public init(
     arguments: [String] = DaemonProcess.defaultArguments, socketPath: String? = nil, directory: String? = nil,
+    environment: [String: String] = [:], launch: Launch = .direct, stderrPath: String? = nil,
     waitForSocket: Bool = true
   ) throws {
     self.directory = try directory ?? DaemonProcess.makeTemporaryDirectory()
     self.socketPath = socketPath ?? self.directory + "/d.sock"
-    stderrPath = self.directory + "/stderr-\(UUID().uuidString.prefix(8)).log"
-    try Data().write(to: URL(fileURLWithPath: stderrPath))
-    process.executableURL = URL(fileURLWithPath: try DaemonProcess.binary())
-    process.arguments = ["--socket", self.socketPath] + arguments
-    process.standardError = FileHandle(forWritingAtPath: stderrPath)
+    self.stderrPath = stderrPath ?? self.directory + "/stderr-\(UUID().uuidString.prefix(8)).log"
+    self.arguments = arguments
+    self.environment = environment
+    self.launch = launch
+    // A given file is kept as it is (a test may have named it by device and inode).
+    if !FileManager.default.fileExists(atPath: self.stderrPath) {
+      try Data().write(to: URL(fileURLWithPath: self.stderrPath))
+    }
+    let command = try Self.command(launch, socketPath: self.socketPath, arguments: arguments)
+    process.executableURL = URL(fileURLWithPath: command[0])
+    process.arguments = Array(command.dropFirst())
+    var env = ProcessInfo.processInfo.environment
+    for key in Self.serviceVariables { env[key] = nil }
+    process.environment = env.merging(environment) { $1 }
+    process.standardError = FileHandle(forWritingAtPath: self.stderrPath)
     process.standardOutput = FileHandle.nullDevice
     process.standardInput = FileHandle.nullDevice
     try process.run()
@@ -34,6 +74,20 @@ public final class DaemonProcess {
   }
 
   deinit { stop() }
+
+  /// The command line that starts the daemon the way `launch` says.
+  static func command(_ launch: Launch, socketPath: String, arguments: [String]) throws -> [String] {
+    let daemon = try binary()
+    switch launch {
+    case .direct:
+      return [daemon, "--socket", socketPath] + arguments
+    case .socketActivated:
+      return [socketActivator, "-l", socketPath, daemon] + arguments
+    case .asUser(let uid):
+      return ["/usr/bin/setpriv", "--reuid=\(uid)", "--regid=\(uid)", "--clear-groups", daemon, "--socket", socketPath]
+        + arguments
+    }
+  }
 
   /// A fresh, short directory under /tmp (Unix socket paths are limited to 108 bytes).
   public static func makeTemporaryDirectory() throws -> String {
@@ -62,6 +116,7 @@ public final class DaemonProcess {
     throw HarnessError("uncenterd did not accept on \(socketPath) within \(timeout) s: \(stderr)")
   }
 
+  /// The daemon's log as written so far.
   public var stderr: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
 
   /// The log once it contains every one of `texts` (or as it is after `timeout`): the
@@ -87,38 +142,4 @@ public final class DaemonProcess {
   public func connect() throws -> RPCConnection { try RPCConnection(path: socketPath) }
 
   public func raw() throws -> RawSocket { try RawSocket(path: socketPath) }
-
-  /// Waits for the process to exit; false if it is still running after `timeout`.
-  @discardableResult
-  public func waitForExit(timeout: Double) -> Bool {
-    let deadline = Date().addingTimeInterval(timeout)
-    while process.isRunning {
-      if Date() >= deadline { return false }
-      usleep(10_000)
-    }
-    // Let Foundation reap the child and record the status.
-    process.waitUntilExit()
-    return true
-  }
-
-  /// Sends `signal` and waits (SIGKILL after 5 s); returns the exit status, or nil when
-  /// it had to be killed or died of a signal.
-  @discardableResult
-  public func stop(signal: Int32 = SIGTERM) -> Int32? {
-    guard !stopped else { return exitStatus }
-    stopped = true
-    guard process.isRunning else { return exitStatus }
-    kill(process.processIdentifier, signal)
-    if !waitForExit(timeout: 5) {
-      kill(process.processIdentifier, SIGKILL)
-      process.waitUntilExit()
-      return nil
-    }
-    return exitStatus
-  }
-
-  public var exitStatus: Int32? {
-    guard !process.isRunning, process.terminationReason == .exit else { return nil }
-    return process.terminationStatus
-  }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import JSONRPC
+import TestSupport
 import XCTest
 
 @testable import UNCenterClient

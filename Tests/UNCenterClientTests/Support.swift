@@ -49,8 +49,3 @@ final class RecordingDelegate: UNUserNotificationCenterDelegate {
 
   var remaining: [DelegateEvent] { events.withLock { $0 } }
 }
-
-/// Parses JSON text for expectations.
-func json(_ text: String) -> JSONValue {
-  do { return try JSONParser.parse(text) } catch { fatalError("bad JSON in test: \(text): \(error)") }
-}

@@ -1,3 +1,4 @@
+import TestSupport
 import UNDesktop
 import UNModel
 import XCTest
@@ -5,18 +6,9 @@ import XCTest
 /// The `Notify` arguments of proto-docs/README.md, "Desktop: org.freedesktop.Notifications",
 /// rule by rule, without a bus.
 final class NotifyArgumentsTests: XCTestCase {
-  static let message = Category(
-    identifier: "message",
-    actions: [
-      Action(
-        identifier: "reply", title: "Odpowiedz", options: [.foreground],
-        textInput: TextInput(buttonTitle: "Wyślij", placeholder: "Wpisz wiadomość...")),
-      Action(identifier: "delete", title: "Usuń", options: [.destructive]),
-    ], options: [.customDismissAction])
-
   func notification(
     _ id: String = "msg-1", title: String = "Nowa wiadomość", subtitle: String = "", body: String = "Anna: Cześć!",
-    category: Category? = message, sound: Sound? = .default, level: InterruptionLevel = .active
+    category: Category? = messageCategory, sound: Sound? = .default, level: InterruptionLevel = .active
   ) -> DeliveredNotification {
     var content = Content()
     content.title = title

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import UNModel
 import XCTest
 
@@ -342,7 +343,7 @@ final class CalendarTriggerTests: XCTestCase {
   /// matching every minute of Wednesdays, and restarts weekday searches at a month's start;
   /// the trigger treats a weekday like a day.)
   func testAgreesWithFoundationAwayFromTransitions() {
-    var rng = SplitMix(seed: 0x5EED_CA1E)
+    var rng = SeededGenerator(seed: 0x5EED_CA1E)
     let zones = ["UTC", "America/New_York", "Europe/Berlin", "Asia/Kolkata", "Australia/Sydney", "Pacific/Chatham"]
     var compared = 0
     for _ in 0..<600 {
@@ -368,18 +369,5 @@ final class CalendarTriggerTests: XCTestCase {
       XCTAssertEqual(ours.milliseconds, Int64(theirs.timeIntervalSince1970 * 1000), "\(zoneName) \(c) after \(after)")
     }
     XCTAssertGreaterThan(compared, 100)
-  }
-}
-
-/// A small deterministic generator (SplitMix64).
-private struct SplitMix {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
   }
 }

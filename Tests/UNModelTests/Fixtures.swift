@@ -11,17 +11,6 @@ func makeCenter(_ configure: (inout CenterConfiguration) -> Void = { _ in }) -> 
   return (Center(clock: clock, configuration: config), clock)
 }
 
-/// The Polish seed's "message" category: reply (text input, foreground), delete (destructive).
-let messageCategory = Category(
-  identifier: "message",
-  actions: [
-    Action(
-      identifier: "reply", title: "Odpowiedz", options: [.foreground],
-      textInput: TextInput(buttonTitle: "Wyślij", placeholder: "Wpisz wiadomość...")),
-    Action(identifier: "delete", title: "Usuń", options: [.destructive]),
-  ],
-  options: [.customDismissAction])
-
 func content(_ title: String = "t", category: String = "", thread: String = "", badge: Int? = nil) -> Content {
   var c = Content()
   c.title = title

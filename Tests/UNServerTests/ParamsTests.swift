@@ -1,11 +1,10 @@
 import JSONRPC
+import TestSupport
 import UNModel
 import UNProtocol
 import XCTest
 
 @testable import UNServer
-
-private func json(_ text: String) -> JSONValue { try! JSONParser.parse(text) }
 
 /// The RPCError thrown by `body`, or nil.
 private func thrown<T>(_ body: () throws(RPCError) -> T) -> RPCError? {

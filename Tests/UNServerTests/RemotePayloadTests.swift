@@ -1,10 +1,9 @@
 import JSONRPC
+import TestSupport
 import UNModel
 import XCTest
 
 @testable import UNServer
-
-private func json(_ text: String) -> JSONValue { try! JSONParser.parse(text) }
 
 private func map(_ text: String) throws -> RemotePush { try RemotePayload.map(json(text)) }
 

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 @testable import UNServer
@@ -35,9 +36,9 @@ final class SystemdTests: XCTestCase {
   }
 
   func testSendsDatagramsToPathSocket() throws {
-    let dir = try temporaryDirectory()
+    let dir = try DaemonProcess.makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: dir) }
-    let receiver = try DatagramReceiver(path: dir + "/notify.sock")
+    let receiver = try NotifyReceiver(path: dir + "/notify.sock")
     let notifier = SystemdNotifier(
       environment: ["NOTIFY_SOCKET": dir + "/notify.sock"], log: Log(level: .error, journal: false))
     XCTAssertTrue(notifier.isEnabled)
@@ -51,7 +52,7 @@ final class SystemdTests: XCTestCase {
 
   func testSendsDatagramsToAbstractSocket() throws {
     let name = "uncenter-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-    let receiver = try DatagramReceiver(abstract: name)
+    let receiver = try NotifyReceiver(abstract: name)
     let notifier = SystemdNotifier(environment: ["NOTIFY_SOCKET": "@" + name], log: Log(level: .error, journal: false))
     XCTAssertTrue(notifier.notify("WATCHDOG=1"))
     XCTAssertEqual(receiver.receive(), "WATCHDOG=1")
@@ -93,7 +94,7 @@ final class SystemdTests: XCTestCase {
   }
 
   func testAcceptsListeningUnixStreamSocketAndSetsCloexec() throws {
-    let dir = try temporaryDirectory()
+    let dir = try DaemonProcess.makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: dir) }
     let fd = try unixSocket(type: SOCK_STREAM, path: dir + "/l.sock", listening: true)
     defer { close(fd) }
@@ -105,7 +106,7 @@ final class SystemdTests: XCTestCase {
   }
 
   func testRejectsNonListeningDatagramAndNonSocketDescriptors() throws {
-    let dir = try temporaryDirectory()
+    let dir = try DaemonProcess.makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: dir) }
     let env = ["LISTEN_PID": "42", "LISTEN_FDS": "1"]
     let bound = try unixSocket(type: SOCK_STREAM, path: dir + "/b.sock", listening: false)
@@ -165,7 +166,7 @@ final class SystemdTests: XCTestCase {
   }
 
   func testJournalStreamMustMatchTheDescriptor() throws {
-    let dir = try temporaryDirectory()
+    let dir = try DaemonProcess.makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: dir) }
     let fd = open(dir + "/stderr", O_CREAT | O_RDWR, 0o600)
     defer { close(fd) }
@@ -192,58 +193,16 @@ final class SystemdTests: XCTestCase {
 
   // MARK: - Helpers
 
-  func temporaryDirectory() throws -> String {
-    var template = Array("/tmp/unsd-XXXXXX".utf8CString)
-    guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-      throw TestFailure("mkdtemp: \(String(cString: strerror(errno)))")
-    }
-    return String(cString: made)
-  }
-
   func unixSocket(type: __socket_type, path: String, listening: Bool) throws -> Int32 {
     let fd = socket(AF_UNIX, Int32(type.rawValue), 0)
-    guard fd >= 0 else { throw TestFailure("socket") }
+    guard fd >= 0 else { throw HarnessError("socket") }
     let (address, length) = try XCTUnwrap(SystemdNotifier.socketAddress(path))
     var addr = address
     let rc = withUnsafePointer(to: &addr) {
       $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
     }
-    guard rc == 0 else { throw TestFailure("bind \(path): \(String(cString: strerror(errno)))") }
-    if listening, listen(fd, 1) != 0 { throw TestFailure("listen") }
+    guard rc == 0 else { throw HarnessError("bind \(path): \(String(cString: strerror(errno)))") }
+    if listening, listen(fd, 1) != 0 { throw HarnessError("listen") }
     return fd
-  }
-}
-
-struct TestFailure: Error, CustomStringConvertible {
-  var description: String
-  init(_ description: String) { self.description = description }
-}
-
-/// A bound AF_UNIX datagram socket standing in for systemd's notification socket.
-final class DatagramReceiver {
-  let fd: Int32
-
-  convenience init(path: String) throws { try self.init(address: path) }
-  convenience init(abstract name: String) throws { try self.init(address: "@" + name) }
-
-  private init(address: String) throws {
-    fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
-    guard fd >= 0, let (bound, length) = SystemdNotifier.socketAddress(address) else { throw TestFailure("socket") }
-    var addr = bound
-    let rc = withUnsafePointer(to: &addr) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
-    }
-    guard rc == 0 else { throw TestFailure("bind \(address): \(String(cString: strerror(errno)))") }
-  }
-
-  deinit { close(fd) }
-
-  /// The next datagram, or nil after `timeout` seconds.
-  func receive(timeout: Double = 10) -> String? {
-    var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-    guard poll(&pfd, 1, Int32(timeout * 1000)) > 0 else { return nil }
-    var buffer = [UInt8](repeating: 0, count: 4096)
-    let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-    return n >= 0 ? String(decoding: buffer[..<n], as: UTF8.self) : nil
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import UNStore
 import XCTest
 
@@ -109,15 +110,9 @@ final class StoreTests: XCTestCase {
 
   func testNewerSchemaIsRefused() throws {
     _ = try SQLiteStore(directory: directory, durability: .normal)
-    let helper = Process()
-    helper.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    helper.arguments = [
-      "python3", "-c",
+    try Python.run(
       "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute('PRAGMA user_version=99'); c.commit()",
-      directory + "/uncenter.db",
-    ]
-    try helper.run()
-    helper.waitUntilExit()
+      directory + "/uncenter.db")
     XCTAssertThrowsError(try SQLiteStore(directory: directory, durability: .normal)) { error in
       XCTAssertTrue("\(error)".contains("schema version 99"), "\(error)")
     }
@@ -125,12 +120,8 @@ final class StoreTests: XCTestCase {
 
   /// Writes an older state database with Python's sqlite3 (`script` gets its path).
   private func makeDatabase(_ script: String) throws {
-    let helper = Process()
-    helper.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    helper.arguments = ["python3", "-c", script, directory + "/uncenter.db"]
-    try helper.run()
-    helper.waitUntilExit()
-    XCTAssertEqual(helper.terminationStatus, 0)
+    let status = try Python.run(script, directory + "/uncenter.db")
+    XCTAssertEqual(status, 0)
   }
 
   func testVersionOneDatabaseIsMigrated() throws {
