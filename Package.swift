@@ -5,8 +5,10 @@ import PackageDescription
 /// Release builds of the daemon's own request path skip the runtime exclusivity checks
 /// (debug builds and the test suite keep them): the loop-confined design has no
 /// concurrent access for them to catch.  Only daemon targets carry it: SwiftPM refuses
-/// unsafe flags in a package depended on by version, so JSONRPC, UNEndpoint and the
-/// client libraries must build without them (BENCHMARKS.md has what that costs).
+/// unsafe flags in a package depended on by version, so every module a client library
+/// depends on (JSONRPC, UNEndpoint, UNModel, UNProtocol) builds without them; UNModel's
+/// loop-owned classes mark their stored properties `@exclusivity(unchecked)` instead
+/// (BENCHMARKS.md has what each costs).
 let hotPath: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
 
 let package = Package(
@@ -42,7 +44,7 @@ let package = Package(
     // Where the daemon listens and its clients connect: shared by uncenterd, unctl and the client.
     .target(name: "UNEndpoint"),
     // Pure domain: categories, content, triggers, the Center state machine, clocks.
-    .target(name: "UNModel", swiftSettings: hotPath),
+    .target(name: "UNModel"),
     // The protocol both sides share: the wire shapes' descriptor tables (decoding, encoding,
     // OpenRPC properties) and the params reader, imported by the daemon, unctl and the client.
     .target(name: "UNProtocol", dependencies: ["JSONRPC", "UNModel"]),

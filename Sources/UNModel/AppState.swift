@@ -16,10 +16,14 @@ public enum AuthorizationStatus: String, Sendable, CaseIterable {
 /// would be copied (every reference retained and released) at each lookup.  Like the
 /// center, it belongs to the loop thread and is not `Sendable`.
 public final class AppState {
+  // Stored properties are `@exclusivity(unchecked)`: the loop thread alone touches an app's state,
+  // so the run-time exclusivity checks have nothing to catch, and they cost every request
+  // (BENCHMARKS.md, "Exclusivity checks").
+
   public let appId: String
   /// Where changes are recorded: the center's journal, or nil for a detached default.
-  var journal: ChangeJournal?
-  public var categories: [Category] = [] {
+  @exclusivity(unchecked) var journal: ChangeJournal?
+  @exclusivity(unchecked) public var categories: [Category] = [] {
     didSet {
       categoryWarningIdentifier = nil
       journal?.categories(appId)
@@ -29,46 +33,46 @@ public final class AppState {
   /// the warnings it gets: requests of an app mostly name the same category, and the
   /// warning text is built once for them.  Two properties, not an optional pair: reading
   /// the pair copied both (retaining the array even when the name did not match).
-  var categoryWarningIdentifier: String?
-  var categoryWarnings: [String] = []
+  @exclusivity(unchecked) var categoryWarningIdentifier: String?
+  @exclusivity(unchecked) var categoryWarnings: [String] = []
   /// `Localizable.strings` as the app registered it: key (its exact bytes) → format, for
   /// the `loc-key`s of its remote notifications.
-  public var localizedStrings: [ExactKey: String] = [:] {
+  @exclusivity(unchecked) public var localizedStrings: [ExactKey: String] = [:] {
     didSet { journal?.strings(appId) }
   }
-  public private(set) var pending = PendingSchedule()
-  public private(set) var delivered = DeliveredList()
-  public var badge = 0 {
+  @exclusivity(unchecked) public private(set) var pending = PendingSchedule()
+  @exclusivity(unchecked) public private(set) var delivered = DeliveredList()
+  @exclusivity(unchecked) public var badge = 0 {
     didSet { journal?.app(appId) }
   }
-  public var authorization: AuthorizationStatus {
+  @exclusivity(unchecked) public var authorization: AuthorizationStatus {
     didSet { journal?.app(appId) }
   }
   /// The app's own wish to be in the foreground; it is in the foreground only while an
   /// `app` connection is also bound to it.
-  public var wantsForeground = true {
+  @exclusivity(unchecked) public var wantsForeground = true {
     didSet { journal?.app(appId) }
   }
   /// The options the user granted (`requestAuthorization`); all of alert, sound and
   /// badge for apps authorized implicitly.
-  public var grantedOptions: [AuthorizationOption] = [.alert, .sound, .badge] {
+  @exclusivity(unchecked) public var grantedOptions: [AuthorizationOption] = [.alert, .sound, .badge] {
     didSet { journal?.app(appId) }
   }
   /// The simulated user's answer to the next authorization prompt (grant when nil).
-  public var nextAnswer: Bool? {
+  @exclusivity(unchecked) public var nextAnswer: Bool? {
     didSet { journal?.app(appId) }
   }
   /// The uid that first bound the app; others are refused access (proto-docs/README.md,
   /// "Apps and their owners").
-  public var owner: UInt32? {
+  @exclusivity(unchecked) public var owner: UInt32? {
     didSet { journal?.app(appId) }
   }
   /// The notification the user is looking at expanded (long press), if any.
-  public var expanded: String? {
+  @exclusivity(unchecked) public var expanded: String? {
     didSet { journal?.app(appId) }
   }
   /// Responses made while no `app` connection existed, oldest first.
-  public var queuedResponses: [(NotificationResponse, Instant?)] = [] {
+  @exclusivity(unchecked) public var queuedResponses: [(NotificationResponse, Instant?)] = [] {
     didSet { journal?.queued(appId) }
   }
 

@@ -33,18 +33,22 @@ public struct CenterConfiguration: Sendable {
 /// Not thread-safe by design: the daemon's loop thread owns it (as Redis's single
 /// `server` struct).
 public final class Center {
+  // Stored properties are `@exclusivity(unchecked)`: the loop thread alone touches a center,
+  // so the run-time exclusivity checks have nothing to catch, and they cost every request
+  // (BENCHMARKS.md, "Exclusivity checks").
+
   public let clock: any Clock
   public let configuration: CenterConfiguration
   /// Set only here (created in `touchApp`, removed in `reset`, replaced in `adopt`),
   /// each recording the change.  Keyed by the app id's exact bytes (`ExactKey`).
-  public private(set) var apps: [ExactKey: AppState] = [:] {
+  @exclusivity(unchecked) public private(set) var apps: [ExactKey: AppState] = [:] {
     didSet { lastApp.forget() }
   }
   /// The app of the last lookup (`existingApp`).
-  private var lastApp = AppLookupCache()
-  public internal(set) var sessions: [SessionID: SessionInfo] = [:]
+  @exclusivity(unchecked) private var lastApp = AppLookupCache()
+  @exclusivity(unchecked) public internal(set) var sessions: [SessionID: SessionInfo] = [:]
   /// Each app's `app`-role connections, in the order they said hello.
-  var appSessions: [ExactKey: [SessionID]] = [:]
+  @exclusivity(unchecked) var appSessions: [ExactKey: [SessionID]] = [:]
   /// What must reach connections, in order; the server moves each out as it executes it.
   public let effects = EffectQueue()
   /// Called between two firings of a long run (`fireDue`) once `effectBacklog` effects
@@ -52,44 +56,44 @@ public final class Center {
   /// year of a once-a-minute trigger causes a million effects, which queued whole took
   /// hundreds of megabytes.  The center is consistent when it is called, and the consumer
   /// may call back into it (a connection it drops is detached).
-  public var onEffectBacklog: (() -> Void)?
+  @exclusivity(unchecked) public var onEffectBacklog: (() -> Void)?
   public static let effectBacklog = 1024
 
   /// Delivered notifications removed because an app's list was full (`stats`).
   public var deliveredDropped: Int { unstored.deliveredDropped }
   // The daemon-wide durable state: each field records its change itself.
-  var counters = CenterCounters() {
+  @exclusivity(unchecked) var counters = CenterCounters() {
     didSet { changes.global() }
   }
   /// The addition and event numberings and the manual clock, recorded when they pass
   /// what the store holds (`takeChanges`), so a `scheduleLocal` does not rewrite the
   /// globals row.
-  var ceilings = NumberingCeilings()
+  @exclusivity(unchecked) var ceilings = NumberingCeilings()
   /// Counters that are not stored.
-  var unstored = UnstoredCounters()
+  @exclusivity(unchecked) var unstored = UnstoredCounters()
   /// Background responses waiting for `completeResponse`, by response id.
-  public internal(set) var openResponses: [String: (app: String, deadline: Instant)] = [:] {
+  @exclusivity(unchecked) public internal(set) var openResponses: [String: (app: String, deadline: Instant)] = [:] {
     didSet { changes.global() }
   }
   /// Deadlines of background actions and extensions.
-  public internal(set) var agenda = Agenda() {
+  @exclusivity(unchecked) public internal(set) var agenda = Agenda() {
     didSet { changes.global() }
   }
   /// Pushes waiting for a service extension, by request id.
-  public internal(set) var pendingModifications: [String: PendingModification] = [:] {
+  @exclusivity(unchecked) public internal(set) var pendingModifications: [String: PendingModification] = [:] {
     didSet { changes.global() }
   }
   /// Foreground notifications waiting for the app's `willPresent` answer, by presentation id.
-  public internal(set) var pendingPresentations: [String: PendingPresentation] = [:]
+  @exclusivity(unchecked) public internal(set) var pendingPresentations: [String: PendingPresentation] = [:]
   /// Responses waiting for a content extension, by response id.
-  public internal(set) var pendingExtensionResponses: [String: PendingExtensionResponse] = [:] {
+  @exclusivity(unchecked) public internal(set) var pendingExtensionResponses: [String: PendingExtensionResponse] = [:] {
     didSet { changes.global() }
   }
-  public var deviceLocked = false {
+  @exclusivity(unchecked) public var deviceLocked = false {
     didSet { changes.global() }
   }
   /// Recent events per app, for `waitFor`.
-  public internal(set) var history: EventHistory
+  @exclusivity(unchecked) public internal(set) var history: EventHistory
   /// What changed since the last commit (enabled with a durable store), shared with
   /// every `AppState`.
   public let changes = ChangeJournal()

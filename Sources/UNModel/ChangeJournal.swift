@@ -71,15 +71,19 @@ public struct RecordedChanges {
 /// the change waits in its connection's `HeldOutput` until `OutputGate` knows the
 /// commit is durable.
 public final class ChangeJournal {
-  public var isEnabled = false
-  var set = RecordedChanges()
+  // Stored properties are `@exclusivity(unchecked)`: the loop thread alone touches the journal,
+  // so the run-time exclusivity checks have nothing to catch, and they cost every request
+  // (BENCHMARKS.md, "Exclusivity checks").
+
+  @exclusivity(unchecked) public var isEnabled = false
+  @exclusivity(unchecked) var set = RecordedChanges()
   /// The first event recorded since the last take: an event the history drops that is
   /// numbered from here on was recorded in this batch, and is never written.
-  private var firstRecorded: UInt64?
+  @exclusivity(unchecked) private var firstRecorded: UInt64?
   /// Such events, still in `set.events` until the next compaction.
-  private var droppedEvents = Set<UInt64>()
+  @exclusivity(unchecked) private var droppedEvents = Set<UInt64>()
   /// `set.pending` is compacted when it reaches this many entries.
-  private var pendingCompactionMark = ChangeJournal.minimumCompaction
+  @exclusivity(unchecked) private var pendingCompactionMark = ChangeJournal.minimumCompaction
 
   /// Pending-request and event changes recorded since the last take: about how many rows
   /// the next commit writes.

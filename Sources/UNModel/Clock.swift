@@ -27,7 +27,11 @@ public final class SystemClock: Clock {
 
 /// A clock that only moves when told to: `advanceClock`, scenarios and unit tests.
 public final class ManualClock: Clock {
-  public private(set) var now: Instant
+  // Stored properties are `@exclusivity(unchecked)`: the loop thread alone touches a manual clock,
+  // so the run-time exclusivity checks have nothing to catch, and they cost every request
+  // (BENCHMARKS.md, "Exclusivity checks").
+
+  @exclusivity(unchecked) public private(set) var now: Instant
 
   public init(_ start: Instant) { now = start }
 

@@ -5,11 +5,15 @@
 ///
 /// Not thread-safe: it belongs to the center, on the loop thread.
 public final class EffectQueue {
+  // Stored properties are `@exclusivity(unchecked)`: the loop thread alone touches the queue,
+  // so the run-time exclusivity checks have nothing to catch, and they cost every request
+  // (BENCHMARKS.md, "Exclusivity checks").
+
   /// `capacity` slots; those in `head..<end` are initialized.
-  private var base: UnsafeMutablePointer<Effect>
-  private var capacity = 16
-  private var head = 0
-  private var end = 0
+  @exclusivity(unchecked) private var base: UnsafeMutablePointer<Effect>
+  @exclusivity(unchecked) private var capacity = 16
+  @exclusivity(unchecked) private var head = 0
+  @exclusivity(unchecked) private var end = 0
 
   init() { base = .allocate(capacity: capacity) }
 

@@ -114,12 +114,14 @@ final class PendingRecord: ManagedBuffer<PendingRecordHeader, UInt8> {
     return record
   }
 
-  var nextDate: Instant { header.nextDate }
-  var addedSequence: UInt64 { header.addedSequence }
+  // The header is read through its pointer: `ManagedBuffer.header` is a class's stored
+  // property, and each access to it is checked for exclusivity at run time.
+  var nextDate: Instant { withUnsafeMutablePointerToHeader { $0.pointee.nextDate } }
+  var addedSequence: UInt64 { withUnsafeMutablePointerToHeader { $0.pointee.addedSequence } }
 
   var heapIndex: Int {
-    get { Int(header.heapIndex) }
-    set { header.heapIndex = Int32(truncatingIfNeeded: newValue) }
+    get { Int(withUnsafeMutablePointerToHeader { $0.pointee.heapIndex }) }
+    set { withUnsafeMutablePointerToHeader { $0.pointee.heapIndex = Int32(truncatingIfNeeded: newValue) } }
   }
 
   var trigger: Trigger? {
@@ -138,7 +140,7 @@ final class PendingRecord: ManagedBuffer<PendingRecordHeader, UInt8> {
 
   /// Bytes in use in the tail: the offsets and the text.
   private var tailCount: Int {
-    withUnsafeMutablePointerToElements { PendingRecordTail(base: $0, width: header.flags.endWidth).count }
+    withUnsafeMutablePointers { PendingRecordTail(base: $1, width: $0.pointee.flags.endWidth).count }
   }
 
   /// Calls `body` with the UTF-8 of text field `k` (0 = identifier ... 5 = userInfo).
@@ -200,8 +202,8 @@ final class PendingRecord: ManagedBuffer<PendingRecordHeader, UInt8> {
 
   /// Whether the (date, identifier) cursor comes strictly before `b`.
   static func precedes(_ key: (Instant, String), _ b: PendingRecord) -> Bool {
-    key.0 < b.header.nextDate
-      || (key.0 == b.header.nextDate && withUTF8Bytes(key.1) { k in b.withIdentifier { bytesLess(k, $0) } })
+    key.0 < b.nextDate
+      || (key.0 == b.nextDate && withUTF8Bytes(key.1) { k in b.withIdentifier { bytesLess(k, $0) } })
   }
 
   /// Lexicographic byte order, a proper prefix first.

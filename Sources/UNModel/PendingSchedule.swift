@@ -10,8 +10,12 @@ public struct PendingSchedule: Sendable {
   /// `@unchecked Sendable`: as for `PendingRecord`, only the owning schedule mutates it,
   /// and only when it holds the single reference.
   final class Storage: @unchecked Sendable {
-    var heap = PendingHeap()
-    var index = PendingIndex()
+    // Stored properties are `@exclusivity(unchecked)`: the loop thread alone touches a schedule,
+    // so the run-time exclusivity checks have nothing to catch, and they cost every request
+    // (BENCHMARKS.md, "Exclusivity checks").
+
+    @exclusivity(unchecked) var heap = PendingHeap()
+    @exclusivity(unchecked) var index = PendingIndex()
 
     func copy() -> Storage {
       let s = Storage()
@@ -136,7 +140,7 @@ public struct PendingSchedule: Sendable {
   mutating func reschedule(_ identifier: String, to date: Instant) -> Bool {
     makeUnique()
     guard let record = record(identifier) else { return false }
-    record.header.nextDate = date
+    record.withUnsafeMutablePointerToHeader { $0.pointee.nextDate = date }
     storage.heap.update(at: record.heapIndex)
     return true
   }
